@@ -1,0 +1,44 @@
+"""hindsight_pg: agent memory inside PostgreSQL.
+
+>>> import hindsight_pg
+>>> client = hindsight_pg.connect()          # embedded server unless $HINDSIGHT_PG_DSN
+>>> client.create_bank("alice", exist_ok=True)
+>>> client.retain("alice", "Alice joined Atlas as tech lead.", timestamp="2024-03-01")
+>>> client.recall("alice", "Who leads Atlas?").results[0].text
+"""
+
+from hindsight_pl import __version__
+
+from ._client import Client, connect
+from ._embedding import Embedder, MiniLMEmbedder
+from ._errors import (
+    BankExistsError,
+    BankNotFoundError,
+    ExtensionError,
+    HindsightError,
+    InvalidInputError,
+    ServerError,
+)
+from ._server import EmbeddedServer
+from ._types import Bank, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+
+__all__ = [
+    "Bank",
+    "BankExistsError",
+    "BankNotFoundError",
+    "Client",
+    "EmbeddedServer",
+    "Embedder",
+    "ExtensionError",
+    "HindsightError",
+    "InvalidInputError",
+    "MemoryItem",
+    "MiniLMEmbedder",
+    "RecallResponse",
+    "RecallResult",
+    "RetainResult",
+    "Scores",
+    "ServerError",
+    "__version__",
+    "connect",
+]

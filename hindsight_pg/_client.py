@@ -1,0 +1,304 @@
+"""The client: a psycopg 3 connection plus an embedder, over the extension's SQL API.
+
+The client prepares what the database should not do (chunking, embeddings)
+and calls ``hindsight.retain`` / ``hindsight.recall``; it never re-implements
+the pipeline.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from pgvector.psycopg import register_vector
+from psycopg.rows import dict_row
+from psycopg.types.json import Jsonb
+
+from hindsight_pl import chunking, text
+
+from ._embedding import Embedder, MiniLMEmbedder
+from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
+from ._server import EmbeddedServer
+from ._types import Bank, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+
+DSN_ENV = "HINDSIGHT_PG_DSN"
+
+# retain_batch sends items to the database in groups of this many (one
+# embedding batch and one hindsight.retain call each), all in one transaction.
+RETAIN_GROUP_SIZE = 64
+
+
+def connect(dsn: str | None = None, *, embedder: Embedder | None = None) -> Client:
+    """Connect to a database that has the hindsight_pg extension and return a :class:`Client`.
+
+    ``dsn`` is a libpq connection string or URI; without it, ``$HINDSIGHT_PG_DSN``;
+    without that, the embedded server (started if needed, see
+    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2.
+
+    Raises :class:`ServerError` when the embedded server cannot start,
+    :class:`ExtensionError` when the database lacks the extension, and
+    :class:`HindsightError` when the connection fails.
+    """
+    dsn = dsn or os.environ.get(DSN_ENV) or EmbeddedServer().ensure_running()
+    try:
+        conn = psycopg.connect(dsn, autocommit=True)
+    except psycopg.Error as exc:
+        raise HindsightError(f"cannot connect to PostgreSQL: {str(exc).strip()}") from exc
+    row = conn.execute("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'hindsight_pg'").fetchone()
+    if row is None:
+        conn.close()
+        raise ExtensionError(
+            f"database {conn.info.dbname!r} does not have the hindsight_pg extension",
+            hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
+        )
+    register_vector(conn)
+    return Client(conn, embedder=embedder)
+
+
+@contextlib.contextmanager
+def _database_errors() -> Iterator[None]:
+    try:
+        yield
+    except psycopg.Error as exc:
+        raise from_database(exc) from exc
+
+
+def _utc(value: datetime | str | None, what: str) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            raise InvalidInputError(f"{what}: {value!r} is not an ISO 8601 date-time") from None
+    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+
+class Client:
+    """Retain and recall against one database. Use :func:`connect` to make one.
+
+    Not thread-safe (one psycopg connection); use one client per thread.
+    """
+
+    def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None = None) -> None:
+        self.conn = conn
+        self.embedder: Embedder = embedder or MiniLMEmbedder()
+
+    def close(self) -> None:
+        """Close the connection."""
+        self.conn.close()
+
+    def __enter__(self) -> Client:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- banks ---------------------------------------------------------------------
+
+    def create_bank(
+        self,
+        bank_id: str,
+        *,
+        name: str | None = None,
+        config: Mapping[str, Any] | None = None,
+        exist_ok: bool = False,
+    ) -> Bank:
+        """Create a bank (``config`` overrides the defaults, see ``hindsight.bank_config``) and return it.
+
+        Raises :class:`BankExistsError` when it exists and not ``exist_ok``,
+        :class:`InvalidInputError` for a bad id or config.
+        """
+        with _database_errors():
+            self.conn.execute(
+                "SELECT hindsight.create_bank(bank_id => %s, name => %s, config => %s, if_not_exists => %s)",
+                (bank_id, name, Jsonb(dict(config or {})), exist_ok),
+            )
+        return self.get_bank(bank_id)
+
+    def get_bank(self, bank_id: str) -> Bank:
+        """The bank with its effective config. Raises :class:`BankNotFoundError`."""
+        with _database_errors():
+            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # raises HS404 naming the bank
+        banks = self._banks("WHERE b.bank_id = %s", (bank_id,))
+        return banks[0]
+
+    def list_banks(self) -> list[Bank]:
+        """Every bank, by id."""
+        return self._banks("", ())
+
+    def _banks(self, where: str, params: tuple[Any, ...]) -> list[Bank]:
+        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(
+                "SELECT b.bank_id, b.name, hindsight.bank_config(b.bank_id) AS config, b.created_at,"
+                " (SELECT count(*) FROM hindsight.memory_units u WHERE u.bank_id = b.bank_id) AS unit_count"
+                f" FROM hindsight.banks b {where} ORDER BY b.bank_id",
+                params,
+            )
+            return [Bank(**row) for row in cur.fetchall()]
+
+    def delete_bank(self, bank_id: str) -> bool:
+        """Delete a bank and everything in it. Returns False when there was no such bank."""
+        with _database_errors():
+            row = self.conn.execute("SELECT hindsight.delete_bank(%s)", (bank_id,)).fetchone()
+        return bool(row and row[0])
+
+    # -- retain --------------------------------------------------------------------
+
+    def retain(
+        self,
+        bank_id: str,
+        content: str,
+        *,
+        timestamp: datetime | str | None = None,
+        context: str | None = None,
+        document_id: str | None = None,
+        tags: Sequence[str] = (),
+        metadata: Mapping[str, Any] | None = None,
+        entities: Sequence[str] = (),
+    ) -> RetainResult:
+        """Retain one piece of content; see :meth:`retain_batch`."""
+        item = MemoryItem(content, timestamp, context, document_id, tags, metadata, entities)
+        return self.retain_batch(bank_id, [item])
+
+    def retain_batch(
+        self,
+        bank_id: str,
+        items: Iterable[MemoryItem | Mapping[str, Any]],
+        *,
+        progress: Callable[[int], None] | None = None,
+    ) -> RetainResult:
+        """Retain many items in one transaction: all are stored, or none.
+
+        Each item (a :class:`MemoryItem` or a mapping with its fields) is cleaned
+        (NUL bytes dropped, lone surrogates replaced by U+FFFD), split into
+        chunks of at most 3,000 characters (paragraph, sentence, then word
+        boundaries), and each chunk becomes one ``world`` memory unit with its
+        MiniLM embedding, ``mentioned_at`` = the item's timestamp, and the
+        item's entities linked. ``progress(n)`` is called after every group of
+        items with the number just stored.
+
+        Raises :class:`BankNotFoundError` for an unknown bank and
+        :class:`InvalidInputError` (naming the item) for blank or
+        punctuation-only content, a bad timestamp, or an all-zero embedding.
+        """
+        prepared = [self._prepare(i, item) for i, item in enumerate(items)]
+        document_ids: list[str] = []
+        unit_ids = []
+        with _database_errors(), self.conn.transaction():
+            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
+            for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
+                group = prepared[start : start + RETAIN_GROUP_SIZE]
+                self._embed_units(group)
+                rows = self.conn.execute(
+                    "SELECT item_index, document_id, unit_id FROM hindsight.retain(bank_id => %s, items => %s::jsonb)",
+                    (bank_id, json.dumps(group)),
+                ).fetchall()
+                seen = set()
+                for _, document_id, unit_id in rows:
+                    if document_id not in seen:
+                        seen.add(document_id)
+                        document_ids.append(document_id)
+                    unit_ids.append(unit_id)
+                if progress is not None:
+                    progress(len(group))
+        return RetainResult(bank_id, document_ids, unit_ids)
+
+    def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any]) -> dict[str, Any]:
+        if isinstance(item, Mapping):
+            try:
+                item = MemoryItem(**item)
+            except TypeError as exc:
+                raise InvalidInputError(f"item {index}: {exc}") from None
+        label = f"item {index}"
+        if not isinstance(item.content, str):
+            raise InvalidInputError(f"{label}: content must be a string, not {type(item.content).__name__}")
+        content = text.clean_text(item.content)
+        if not text.is_meaningful(content):
+            raise InvalidInputError(
+                f"{label}: content is blank or has only punctuation: {content[:40]!r}",
+                hint="Retain text that has at least one letter or digit.",
+            )
+        timestamp = _utc(item.timestamp, label)
+        entities = [e for e in (text.clean_text(str(name)).strip() for name in item.entities) if e]
+        chunks = chunking.chunk_text(content)
+        return {
+            "document_id": item.document_id,
+            "content": content,
+            "context": text.clean_text(item.context) if item.context else None,
+            "timestamp": timestamp.isoformat() if timestamp else None,
+            "tags": [text.clean_text(str(t)) for t in item.tags],
+            "metadata": dict(item.metadata or {}),
+            "chunks": chunks,
+            "units": [{"text": chunk, "chunk_index": i, "entities": entities} for i, chunk in enumerate(chunks)],
+        }
+
+    def _embed_units(self, group: list[dict[str, Any]]) -> None:
+        units = [unit for item in group for unit in item["units"]]
+        vectors = self.embedder.embed([unit["text"] for unit in units], kind="passage")
+        for unit, vector in zip(units, vectors, strict=True):
+            unit["embedding"] = [float(x) for x in vector]
+
+    # -- recall --------------------------------------------------------------------
+
+    def recall(
+        self,
+        bank_id: str,
+        query: str,
+        *,
+        budget: str = "mid",
+        max_tokens: int = 4096,
+        types: Sequence[str] | None = None,
+        tags: Sequence[str] | None = None,
+        tags_match: str = "any",
+        query_timestamp: datetime | str | None = None,
+        trace: bool = False,
+    ) -> RecallResponse:
+        """Recall the memories of a bank that answer ``query``, best first, within ``max_tokens``.
+
+        Embeds the query and runs ``hindsight.recall`` (see its COMMENT for the
+        pipeline). ``budget`` is low | mid | high (100 / 300 / 1000 candidates
+        per arm); ``tags_match`` is any | all | any_strict | all_strict | exact.
+        With ``trace``, ``response.trace`` holds every stage's figures.
+
+        Raises :class:`BankNotFoundError` (naming the bank) and
+        :class:`InvalidInputError` for a bad budget, tags_match, type or query.
+        """
+        query = text.clean_text(query)
+        if not text.is_meaningful(query):
+            raise InvalidInputError(f"query is blank or has only punctuation: {query[:40]!r}")
+        embedding = self.embedder.embed([query], kind="query")[0]
+        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute(
+                "SELECT * FROM hindsight.recall(bank_id => %s, query => %s, query_embedding => %s,"
+                " budget => %s, max_tokens => %s, types => %s, tags => %s, tags_match => %s,"
+                " query_timestamp => %s, trace => %s)",
+                (
+                    bank_id, query, embedding, budget, max_tokens,
+                    list(types) if types is not None else None,
+                    list(tags) if tags is not None else None,
+                    tags_match, _utc(query_timestamp, "query_timestamp"), trace,
+                ),
+            )
+            rows = cur.fetchall()
+            trace_doc = None
+            if trace:
+                value = cur.execute("SELECT current_setting('hindsight.last_trace', true) AS t").fetchone()
+                trace_doc = json.loads(value["t"]) if value and value["t"] else None
+        return RecallResponse([_result(row) for row in rows], trace_doc)
+
+
+_SCORE_COLUMNS = (
+    "semantic_rank", "semantic_score", "bm25_rank", "bm25_score",
+    "graph_rank", "graph_score", "temporal_rank", "temporal_score",
+)
+
+
+def _result(row: dict[str, Any]) -> RecallResult:
+    scores = Scores(final=row.pop("score"), rrf=row.pop("rrf_score"), **{c: row.pop(c) for c in _SCORE_COLUMNS})
+    return RecallResult(**row, scores=scores)

@@ -1,0 +1,97 @@
+"""Typed inputs and results of the driver."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+from uuid import UUID
+
+
+@dataclass(frozen=True)
+class MemoryItem:
+    """One piece of content to retain (a message, a note, a document).
+
+    ``timestamp`` is when it was said or written (naive datetimes are UTC; None
+    means now); ``entities`` are names the caller knows it mentions; retaining
+    an existing ``document_id`` again replaces that document.
+    """
+
+    content: str
+    timestamp: datetime | str | None = None
+    context: str | None = None
+    document_id: str | None = None
+    tags: Sequence[str] = ()
+    metadata: Mapping[str, Any] | None = None
+    entities: Sequence[str] = ()
+
+
+@dataclass(frozen=True)
+class Bank:
+    """A memory bank and how many memory units it holds."""
+
+    bank_id: str
+    name: str | None
+    config: dict[str, Any]
+    created_at: datetime
+    unit_count: int
+
+
+@dataclass(frozen=True)
+class RetainResult:
+    """What one retain call stored: the document ids (one per item) and the new memory unit ids."""
+
+    bank_id: str
+    document_ids: list[str]
+    unit_ids: list[UUID]
+
+
+@dataclass(frozen=True)
+class Scores:
+    """How a result was scored: ``final`` (the ranking score, in (0, 1]), the RRF score, and per arm
+    the 1-based rank and raw score (None when that arm did not return the unit)."""
+
+    final: float
+    rrf: float
+    semantic_rank: int | None = None
+    semantic_score: float | None = None
+    bm25_rank: int | None = None
+    bm25_score: float | None = None
+    graph_rank: int | None = None
+    graph_score: float | None = None
+    temporal_rank: int | None = None
+    temporal_score: float | None = None
+
+
+@dataclass(frozen=True)
+class RecallResult:
+    """One recalled memory unit, in rank order."""
+
+    rank: int
+    id: UUID
+    text: str
+    fact_type: str
+    context: str | None
+    occurred_start: datetime | None
+    occurred_end: datetime | None
+    mentioned_at: datetime | None
+    document_id: str | None
+    chunk_id: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    tokens: int
+    scores: Scores
+
+
+@dataclass(frozen=True)
+class RecallResponse:
+    """The results of a recall, best first, and the trace when one was asked for."""
+
+    results: list[RecallResult] = field(default_factory=list)
+    trace: dict[str, Any] | None = None
+
+    @property
+    def total_tokens(self) -> int:
+        """Tokens (cl100k_base) of all result texts together."""
+        return sum(r.tokens for r in self.results)

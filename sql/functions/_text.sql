@@ -1,0 +1,68 @@
+-- Text helpers shared by retain and recall: token counts, validation, keyword queries.
+
+CREATE OR REPLACE FUNCTION hindsight._unit_token_counts(
+    texts text[],
+    labels text[] DEFAULT NULL
+)
+RETURNS int[]
+LANGUAGE plpython3u STABLE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+try:
+    return hpl.text.validate_and_count(texts or [], labels)
+except hpl.text.InvalidText as exc:
+    plpy.error(str(exc), hint=exc.hint, sqlstate="22023")
+$$;
+COMMENT ON FUNCTION hindsight._unit_token_counts(text[], text[]) IS
+    'Checks memory texts (not blank, not punctuation-only, at most 100,000 characters) and returns their '
+    'cl100k_base token counts, in order. Raises 22023 naming the first bad text by its label '
+    '(default: its 1-based position).';
+
+CREATE OR REPLACE FUNCTION hindsight.count_tokens(content text)
+RETURNS int
+LANGUAGE plpython3u STABLE PARALLEL SAFE STRICT
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+return hpl.tokens.count_tokens(content)
+$$;
+COMMENT ON FUNCTION hindsight.count_tokens(text) IS
+    'Number of cl100k_base tokens in a text (the tokenizer recall packs budgets with; loads offline).';
+
+CREATE OR REPLACE FUNCTION hindsight._keyword_query(query text, config regconfig)
+RETURNS tsquery
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- The OR of the query's lexemes. Each lexeme is quoted as a tsquery literal
+    -- (backslash and quote escaped), so no character of the query is ever parsed
+    -- as a tsquery operator: "team:infra & a|b" cannot raise. NULL when the query
+    -- has no searchable word (only stop words or punctuation).
+    SELECT pg_catalog.string_agg(
+               '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''', ' | ' ORDER BY lexeme
+           )::tsquery
+    FROM pg_catalog.unnest(pg_catalog.tsvector_to_array(pg_catalog.to_tsvector(config, coalesce(query, '')))) AS lexeme
+$$;
+COMMENT ON FUNCTION hindsight._keyword_query(text, regconfig) IS
+    'The keyword arm''s query: OR of the lexemes of query under a text search configuration, each quoted, '
+    'so operators and quotes in the query are plain text. NULL when nothing is searchable.';
+
+CREATE OR REPLACE FUNCTION hindsight._tags_match(
+    unit_tags text[],
+    wanted text[],
+    mode text
+)
+RETURNS bool
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Inlined into each arm's WHERE clause. Modes: any / all keep untagged
+    -- units; the _strict forms and exact drop them.
+    SELECT wanted IS NULL OR cardinality(wanted) = 0 OR CASE mode
+        WHEN 'any'        THEN unit_tags && wanted OR cardinality(unit_tags) = 0
+        WHEN 'all'        THEN unit_tags @> wanted OR cardinality(unit_tags) = 0
+        WHEN 'any_strict' THEN unit_tags && wanted
+        WHEN 'all_strict' THEN unit_tags @> wanted
+        WHEN 'exact'      THEN unit_tags @> wanted AND unit_tags <@ wanted
+    END
+$$;
+COMMENT ON FUNCTION hindsight._tags_match(text[], text[], text) IS
+    'Tag filter of every recall arm. any: shares a tag or untagged; all: has every tag or untagged; '
+    'any_strict / all_strict: the same without untagged units; exact: the same set of tags.';

@@ -1,0 +1,130 @@
+-- Tables of hindsight_pg. Every key includes bank_id, so each table can be
+-- distributed by bank (Citus) without changing a constraint.
+
+CREATE TABLE hindsight.banks (
+    bank_id    text PRIMARY KEY
+               CHECK (btrim(bank_id) <> '' AND length(bank_id) <= 200),
+    name       text,
+    config     jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(config) = 'object'),
+    created_at timestamptz NOT NULL DEFAULT now()
+);
+COMMENT ON TABLE hindsight.banks IS
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config().';
+
+CREATE TABLE hindsight.documents (
+    bank_id       text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    document_id   text NOT NULL CHECK (document_id <> ''),
+    original_text text,
+    content_hash  text,
+    tags          text[] NOT NULL DEFAULT '{}',
+    metadata      jsonb NOT NULL DEFAULT '{}'::jsonb,
+    created_at    timestamptz NOT NULL DEFAULT now(),
+    updated_at    timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, document_id)
+);
+COMMENT ON TABLE hindsight.documents IS
+    'Retained items as given (one row per retain item); retaining the same document_id again replaces it.';
+
+CREATE TABLE hindsight.chunks (
+    bank_id      text NOT NULL,
+    chunk_id     text NOT NULL,
+    document_id  text NOT NULL,
+    chunk_index  int NOT NULL CHECK (chunk_index >= 0),
+    chunk_text   text NOT NULL,
+    content_hash text NOT NULL,
+    PRIMARY KEY (bank_id, chunk_id),
+    UNIQUE (bank_id, document_id, chunk_index),
+    FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE
+);
+COMMENT ON TABLE hindsight.chunks IS
+    'Pieces of a document (at most 3,000 characters each, split on paragraph, sentence, word).';
+
+CREATE TABLE hindsight.memory_units (
+    bank_id        text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    id             uuid NOT NULL DEFAULT gen_random_uuid(),
+    document_id    text,
+    chunk_id       text,
+    text           text NOT NULL,
+    context        text,
+    fact_type      text NOT NULL DEFAULT 'world'
+                   CHECK (fact_type IN ('world', 'experience', 'observation')),
+    embedding      vector(384) NOT NULL,
+    occurred_start timestamptz,
+    occurred_end   timestamptz,
+    mentioned_at   timestamptz,
+    tags           text[] NOT NULL DEFAULT '{}',
+    metadata       jsonb NOT NULL DEFAULT '{}'::jsonb,
+    proof_count    int CHECK (proof_count IS NULL OR proof_count >= 1),
+    token_count    int NOT NULL CHECK (token_count >= 0),
+    search_vector  tsvector NOT NULL,
+    created_at     timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, id),
+    FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE,
+    CHECK (occurred_start IS NULL OR occurred_end IS NULL OR occurred_end >= occurred_start)
+);
+COMMENT ON TABLE hindsight.memory_units IS
+    'Memory units (facts). embedding: unit-length 384-dim vector; token_count: cl100k_base tokens of text.';
+
+CREATE TABLE hindsight.entities (
+    bank_id        text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    id             uuid NOT NULL DEFAULT gen_random_uuid(),
+    canonical_name text NOT NULL CHECK (btrim(canonical_name) <> ''),
+    first_seen     timestamptz,
+    last_seen      timestamptz,
+    mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),
+    PRIMARY KEY (bank_id, id)
+);
+COMMENT ON TABLE hindsight.entities IS
+    'People, places, projects named in memories; one row per case-insensitive name per bank.';
+
+CREATE TABLE hindsight.unit_entities (
+    bank_id   text NOT NULL,
+    unit_id   uuid NOT NULL,
+    entity_id uuid NOT NULL,
+    PRIMARY KEY (bank_id, unit_id, entity_id),
+    FOREIGN KEY (bank_id, unit_id) REFERENCES hindsight.memory_units (bank_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, entity_id) REFERENCES hindsight.entities (bank_id, id) ON DELETE CASCADE
+);
+COMMENT ON TABLE hindsight.unit_entities IS 'Which entities each memory unit mentions.';
+
+CREATE TABLE hindsight.memory_links (
+    bank_id      text NOT NULL,
+    from_unit_id uuid NOT NULL,
+    to_unit_id   uuid NOT NULL,
+    link_type    text NOT NULL CHECK (link_type IN
+                 ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents')),
+    weight       float8 NOT NULL DEFAULT 1.0 CHECK (weight >= 0 AND weight <= 1),
+    created_at   timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, from_unit_id, to_unit_id, link_type),
+    FOREIGN KEY (bank_id, from_unit_id) REFERENCES hindsight.memory_units (bank_id, id) ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, to_unit_id) REFERENCES hindsight.memory_units (bank_id, id) ON DELETE CASCADE
+);
+COMMENT ON TABLE hindsight.memory_links IS
+    'Directed, weighted links between memory units, walked by the graph and temporal arms.';
+
+-- One arm's ranked hit, the unit of exchange between the arms and fusion.
+CREATE TYPE hindsight._arm_hit AS (arm text, unit_id uuid, rank int, score float8);
+
+-- A fused candidate: RRF score plus every arm's rank and score (NULL when the arm missed it).
+CREATE TYPE hindsight._fused_hit AS (
+    unit_id        uuid,
+    rrf_score      float8,
+    semantic_rank  int,
+    semantic_score float8,
+    bm25_rank      int,
+    bm25_score     float8,
+    graph_rank     int,
+    graph_score    float8,
+    temporal_rank  int,
+    temporal_score float8
+);
+
+-- pg_dump keeps the rows of these tables (the extension owns their definitions).
+SELECT pg_catalog.pg_extension_config_dump('hindsight.banks', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.documents', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.chunks', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_units', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.entities', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.unit_entities', '');
+SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_links', '');
