@@ -26,12 +26,12 @@ EXT_SCRIPT := build/hindsight_pg--$(VERSION).sql
 # The versioned extension script: schema files, then function files, with the
 # in-database Python directory filled in. The package version must equal the
 # extension version (the UDFs check it at run time too).
-$(EXT_SCRIPT): $(SQL_SOURCES) hindsight_pg.control plpython/hindsight_pl/__init__.py
+$(EXT_SCRIPT): $(SQL_SOURCES) hindsight_pg.control plpython/hindsight_pl/__init__.py Makefile
 	@grep -q '^__version__ = "$(VERSION)"$$' plpython/hindsight_pl/__init__.py || \
 	  { echo "plpython/hindsight_pl/__init__.py does not say __version__ = \"$(VERSION)\" (hindsight_pg.control)"; exit 1; }
 	@mkdir -p build
 	@{ echo "-- hindsight_pg $(VERSION), built from sql/ by make; do not edit."; \
-	   echo '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
+	   printf '%s\n' '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
 	   for f in $(SQL_SOURCES); do echo; echo "-- $$f"; cat $$f; done; } \
 	  | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 

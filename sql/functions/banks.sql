@@ -54,9 +54,13 @@ BEGIN
         RAISE EXCEPTION 'hnsw_min_units must be an integer >= 1, got %', config->'hnsw_min_units'
             USING ERRCODE = '22023';
     END IF;
-    IF config ? 'text_search_config' AND to_regconfig(config->>'text_search_config') IS NULL THEN
-        RAISE EXCEPTION 'unknown text search configuration "%"', config->>'text_search_config'
-            USING ERRCODE = '22023', HINT = 'See \dF in psql, e.g. english, simple, german.';
+    IF config ? 'text_search_config' THEN
+        BEGIN
+            PERFORM (config->>'text_search_config')::regconfig;
+        EXCEPTION WHEN undefined_object OR invalid_name OR syntax_error THEN
+            RAISE EXCEPTION 'unknown text search configuration "%"', config->>'text_search_config'
+                USING ERRCODE = '22023', HINT = 'See \dF in psql, e.g. english, simple, german.';
+        END;
     END IF;
     RETURN config;
 END

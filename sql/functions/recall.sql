@@ -6,7 +6,7 @@
 -- then reciprocal rank fusion (k = rrf_k), the passthrough score rrf / best rrf,
 -- and token-budget packing of the best recall_budget * 2 fused results.
 
-CREATE OR REPLACE FUNCTION hindsight.recall(
+CREATE OR REPLACE FUNCTION hindsight._recall(
     bank_id text,
     query text,
     query_embedding vector DEFAULT NULL,
@@ -29,7 +29,7 @@ RETURNS TABLE (
     mentioned_at timestamptz,
     document_id text,
     chunk_id text,
-    tags text[],
+    unit_tags text[],
     metadata jsonb,
     tokens int,
     score float8,
@@ -48,7 +48,7 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(recall.bank_id);
+    cfg jsonb := hindsight.bank_config(_recall.bank_id);
     recall_budget int;
     rrf_k float8 := (cfg->>'rrf_k')::float8;
     keyword_query tsquery;
@@ -66,6 +66,8 @@ DECLARE
     packing_ms float8;
     bad text;
 BEGIN
+    -- The body of hindsight.recall (a PL/pgSQL function cannot name an output
+    -- column like an argument, so recall renames unit_tags to tags).
     IF query IS NULL THEN
         RAISE EXCEPTION 'query must not be NULL' USING ERRCODE = '22004';
     END IF;
@@ -134,10 +136,10 @@ BEGIN
         FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
               FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score
                     FROM hindsight.memory_units u
-                    WHERE u.bank_id = recall.bank_id
+                    WHERE u.bank_id = _recall.bank_id
                       AND u.search_vector @@ keyword_query
-                      AND (recall.types IS NULL OR u.fact_type = ANY (recall.types))
-                      AND hindsight._tags_match(u.tags, recall.tags, recall.tags_match)
+                      AND (_recall.types IS NULL OR u.fact_type = ANY (_recall.types))
+                      AND hindsight._tags_match(u.tags, _recall.tags, _recall.tags_match)
                     ORDER BY 2 DESC, u.id
                     LIMIT recall_budget) n) s;
     END IF;
@@ -157,7 +159,7 @@ BEGIN
     INTO candidate_tokens
     FROM unnest(fused[1:recall_budget * 2]) WITH ORDINALITY AS c(unit_id, rrf_score, semantic_rank, semantic_score,
          bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank, temporal_score, pos)
-    JOIN hindsight.memory_units u ON u.bank_id = recall.bank_id AND u.id = c.unit_id;
+    JOIN hindsight.memory_units u ON u.bank_id = _recall.bank_id AND u.id = c.unit_id;
     kept := hindsight._pack_by_tokens(candidate_tokens, max_tokens);
     packing_ms := extract(epoch FROM clock_timestamp() - step) * 1000;
 
@@ -169,7 +171,7 @@ BEGIN
            c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score
     FROM unnest(kept) WITH ORDINALITY AS k(pos, rank)
     CROSS JOIN LATERAL (SELECT (fused[k.pos]).*) AS c
-    JOIN hindsight.memory_units u ON u.bank_id = recall.bank_id AND u.id = c.unit_id
+    JOIN hindsight.memory_units u ON u.bank_id = _recall.bank_id AND u.id = c.unit_id
     ORDER BY k.rank;
 
     IF trace THEN
@@ -205,6 +207,51 @@ BEGIN
         )::text, false);
     END IF;
 END
+$$;
+COMMENT ON FUNCTION hindsight._recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool) IS
+    'The body of hindsight.recall, with its tags column named unit_tags.';
+
+CREATE OR REPLACE FUNCTION hindsight.recall(
+    bank_id text,
+    query text,
+    query_embedding vector DEFAULT NULL,
+    budget text DEFAULT 'mid',
+    max_tokens int DEFAULT 4096,
+    types text[] DEFAULT NULL,
+    tags text[] DEFAULT NULL,
+    tags_match text DEFAULT 'any',
+    query_timestamp timestamptz DEFAULT NULL,
+    trace bool DEFAULT false
+)
+RETURNS TABLE (
+    rank int,
+    id uuid,
+    text text,
+    fact_type text,
+    context text,
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz,
+    document_id text,
+    chunk_id text,
+    tags text[],
+    metadata jsonb,
+    tokens int,
+    score float8,
+    rrf_score float8,
+    semantic_rank int,
+    semantic_score float8,
+    bm25_rank int,
+    bm25_score float8,
+    graph_rank int,
+    graph_score float8,
+    temporal_rank int,
+    temporal_score float8
+)
+LANGUAGE sql
+AS $$
+    SELECT * FROM hindsight._recall(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
+                                    query_timestamp, trace)
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base).
