@@ -1,0 +1,256 @@
+"""The ``hindsight-pg`` command line.
+
+Every command talks to the database named by ``--dsn`` or ``$HINDSIGHT_PG_DSN``,
+else to the embedded server (started on first use). Errors print one line on
+standard error and exit with status 1.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import sys
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from ._client import Client, connect
+from ._errors import HindsightError, InvalidInputError
+from ._inputs import load_locomo, read_items
+from ._server import EmbeddedServer
+from ._types import MemoryItem, RecallResponse
+
+app = typer.Typer(
+    help="hindsight_pg: agent memory inside PostgreSQL. Retain what an agent hears; recall what matters.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+server_app = typer.Typer(help="Manage the embedded PostgreSQL server ($HINDSIGHT_PG_HOME).", no_args_is_help=True)
+app.add_typer(server_app, name="server")
+
+out = Console(highlight=False)
+err = Console(stderr=True, highlight=False)
+
+Dsn = Annotated[
+    str | None,
+    typer.Option(
+        "--dsn",
+        envvar="HINDSIGHT_PG_DSN",
+        help="PostgreSQL connection string. Default: the embedded server.",
+        show_default=False,
+    ),
+]
+
+EXAMPLE_CONVERSATION = Path(__file__).resolve().parent.parent / "docs" / "examples" / "team_chat.json"
+
+# The demo's four questions, one of each kind the pipeline must answer.
+DEMO_QUESTIONS = [
+    ("a name", "Who is the tech lead of Project Falcon?"),
+    ("a paraphrase", "What does Tom do to unwind on weekends?"),
+    ("a time", "When did the billing database migration finish?"),
+    ("a relation", "Which project is Maya's sister working on?"),
+]
+
+
+def _client(dsn: str | None) -> Client:
+    return connect(dsn)
+
+
+def _progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=err, transient=False,
+    )
+
+
+def _retain_with_progress(client: Client, bank: str, items: Sequence[MemoryItem], label: str) -> int:
+    with _progress() as bar:
+        task = bar.add_task(label, total=len(items))
+        result = client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n))
+    return len(result.unit_ids)
+
+
+@app.command()
+def retain(
+    bank: Annotated[str, typer.Argument(help="Bank id (created if missing).")],
+    path: Annotated[
+        str,
+        typer.Argument(
+            help="File to retain, or - for standard input: plain text or Markdown (one document), "
+            "a .json list of turns {speaker, text, timestamp?} or items {content, ...}, or .jsonl.",
+        ),
+    ],
+    context: Annotated[str | None, typer.Option(help="Context stored with every item (e.g. 'team chat').")] = None,
+    timestamp: Annotated[
+        str | None, typer.Option(help="ISO 8601 time for items that have none (default: now).")
+    ] = None,
+    document_id: Annotated[str | None, typer.Option(help="Document id (text files default to their name).")] = None,
+    tag: Annotated[list[str] | None, typer.Option("--tag", help="Tag for every item; repeat for several.")] = None,
+    dsn: Dsn = None,
+) -> None:
+    """Retain a file of content into a bank (all items in one transaction)."""
+    items = read_items(path, document_id=document_id)
+    items = [
+        dataclasses.replace(
+            item,
+            context=item.context or context,
+            timestamp=item.timestamp or timestamp,
+            tags=[*item.tags, *(tag or [])],
+        )
+        for item in items
+    ]
+    with _client(dsn) as client:
+        client.create_bank(bank, exist_ok=True)
+        count = _retain_with_progress(client, bank, items, f"retain {bank}")
+    out.print(f"retained {len(items)} item(s) as {count} memory unit(s) in bank {bank!r}")
+
+
+@app.command()
+def recall(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    query: Annotated[str, typer.Argument(help="The question or cue.")],
+    budget: Annotated[str, typer.Option(help="low | mid | high: candidates per arm (100 / 300 / 1000).")] = "mid",
+    max_tokens: Annotated[int, typer.Option(help="Token budget of the returned memories (cl100k_base).")] = 4096,
+    limit: Annotated[int, typer.Option(help="Print at most this many results (0: all).")] = 10,
+    types: Annotated[
+        list[str] | None, typer.Option("--type", help="Fact type to keep: world, experience, observation.")
+    ] = None,
+    tags: Annotated[list[str] | None, typer.Option("--tag", help="Tag filter; repeat for several.")] = None,
+    tags_match: Annotated[str, typer.Option(help="any | all | any_strict | all_strict | exact.")] = "any",
+    as_json: Annotated[bool, typer.Option("--json", help="Print the response as JSON.")] = False,
+    trace: Annotated[bool, typer.Option(help="Include the pipeline trace (with --json).")] = False,
+    dsn: Dsn = None,
+) -> None:
+    """Recall the memories of a bank that answer a query, best first."""
+    with _client(dsn) as client:
+        response = client.recall(
+            bank, query, budget=budget, max_tokens=max_tokens, types=types, tags=tags, tags_match=tags_match,
+            trace=trace,
+        )
+    if limit > 0:
+        response = dataclasses.replace(response, results=response.results[:limit])
+    if as_json:
+        out.print_json(json.dumps(dataclasses.asdict(response), default=_json_default))
+    else:
+        _print_results(response)
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def _print_results(response: RecallResponse, indent: str = "") -> None:
+    if not response.results:
+        out.print(f"{indent}(no memories)")
+    for r in response.results:
+        when = r.mentioned_at.strftime("%Y-%m-%d") if r.mentioned_at else "          "
+        arms = ", ".join(
+            f"{arm} #{rank}"
+            for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
+            if rank is not None
+        )
+        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {escape(r.text)}  [dim]({arms})[/dim]")
+
+
+@app.command()
+def banks(dsn: Dsn = None) -> None:
+    """List the banks with their memory unit counts."""
+    with _client(dsn) as client:
+        rows = client.list_banks()
+    if not rows:
+        out.print("(no banks)")
+    for bank in rows:
+        out.print(f"{bank.bank_id}\t{bank.unit_count} units\tcreated {bank.created_at:%Y-%m-%d %H:%M}")
+
+
+@server_app.command("start")
+def server_start() -> None:
+    """Start the embedded server (initialising it on first use) and print its DSN."""
+    dsn = EmbeddedServer().ensure_running()
+    out.print(dsn)
+
+
+@server_app.command("stop")
+def server_stop() -> None:
+    """Stop the embedded server."""
+    server = EmbeddedServer()
+    out.print("stopped" if server.stop() else f"not running ({server.home})")
+
+
+@server_app.command("status")
+def server_status() -> None:
+    """Print whether the embedded server is initialised and running."""
+    status = EmbeddedServer().status()
+    state = f"running (pid {status.pid})" if status.running else "stopped"
+    if not status.initialized:
+        state = "not initialised (starts on first use)"
+    out.print(f"home:   {status.home}\nstate:  {state}\ndsn:    {status.dsn}")
+
+
+@app.command("import-locomo")
+def import_locomo(
+    path: Annotated[Path, typer.Argument(help="A LoCoMo file (locomo10.json format).")],
+    conversation: Annotated[
+        str | None, typer.Option(help="sample_id of the conversation to import (default: every one).")
+    ] = None,
+    bank: Annotated[
+        str | None, typer.Option(help="Bank id (default: the sample_id; only with one conversation).")
+    ] = None,
+    dsn: Dsn = None,
+) -> None:
+    """Retain LoCoMo conversations turn by turn: "<speaker>: <text>" at the session's start time."""
+    conversations = load_locomo(path)
+    if conversation is not None:
+        conversations = [c for c in conversations if c.sample_id == conversation]
+        if not conversations:
+            raise InvalidInputError(f"no conversation {conversation!r} in {path}")
+    if bank is not None and len(conversations) != 1:
+        raise InvalidInputError("--bank needs exactly one conversation; add --conversation")
+    with _client(dsn) as client:
+        for conv in conversations:
+            bank_id = bank or conv.sample_id
+            client.delete_bank(bank_id)
+            client.create_bank(bank_id, name=f"LoCoMo {conv.sample_id}: {' and '.join(conv.speakers)}")
+            count = _retain_with_progress(client, bank_id, conv.items, f"import {conv.sample_id}")
+            skipped = f", {conv.skipped_turns} empty turn(s) skipped" if conv.skipped_turns else ""
+            out.print(f"bank {bank_id!r}: {count} turns retained{skipped}")
+
+
+@app.command()
+def demo(
+    dsn: Dsn = None,
+    file: Annotated[Path, typer.Option(help="A JSON list of turns to retain.")] = EXAMPLE_CONVERSATION,
+) -> None:
+    """Retain a sample team conversation into bank 'demo' and recall answers to four questions."""
+    items = read_items(str(file))
+    with _client(dsn) as client:
+        client.delete_bank("demo")
+        client.create_bank("demo", name="hindsight_pg demo")
+        count = _retain_with_progress(client, "demo", items, "retain demo")
+        out.print(f"retained {count} memory units from {file}\n")
+        for kind, question in DEMO_QUESTIONS:
+            response = client.recall("demo", question, budget="mid", max_tokens=120)
+            out.print(f"[bold]Q ({kind}): {question}[/bold]  [dim]{response.total_tokens} tokens[/dim]")
+            _print_results(dataclasses.replace(response, results=response.results[:3]), indent="  ")
+            out.print()
+
+
+def main() -> None:
+    """Entry point of ``hindsight-pg``: one clear line and exit status 1 on any hindsight error."""
+    try:
+        app()
+    except HindsightError as exc:
+        err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("interrupted")
+        sys.exit(130)
