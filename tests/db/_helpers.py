@@ -1,0 +1,56 @@
+"""Building banks directly through the SQL API, with vectors chosen by the test."""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import psycopg
+
+DIMS = 384
+
+
+def vec(**weights: float) -> list[float]:
+    """A unit vector with the given weights on named axes d0..d383, e.g. vec(d0=1, d1=1)."""
+    v = [0.0] * DIMS
+    for name, weight in weights.items():
+        v[int(name[1:])] = weight
+    norm = math.sqrt(sum(x * x for x in v))
+    return [x / norm for x in v]
+
+
+def put(
+    conn: psycopg.Connection[Any],
+    bank_id: str,
+    units: Sequence[tuple[str, list[float]] | Mapping[str, Any]],
+    **item: Any,
+) -> list[str]:
+    """Retain one item per unit through hindsight.retain; returns the unit ids (as text) in order.
+
+    A unit is (text, embedding) or a dict of unit fields; ``item`` adds item fields
+    (tags, timestamp, ...) to every item.
+    """
+    items = []
+    for unit in units:
+        fields = {"text": unit[0], "embedding": unit[1]} if isinstance(unit, tuple) else dict(unit)
+        items.append({**item, "units": [fields]})
+    rows = conn.execute(
+        "SELECT unit_id::text FROM hindsight.retain(%s, %s::jsonb)", (bank_id, json.dumps(items))
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def bank(conn: psycopg.Connection[Any], bank_id: str, **config: Any) -> str:
+    conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank_id, json.dumps(config)))
+    return bank_id
+
+
+def recall(conn: psycopg.Connection[Any], bank_id: str, query: str, embedding: list[float] | None, **args: Any):
+    """Rows of hindsight.recall as dicts, with named arguments."""
+    names = ", ".join(f"{k} => %({k})s" for k in args)
+    sql = "SELECT * FROM hindsight.recall(%(b)s, %(q)s, %(e)s::vector" + (f", {names}" if names else "") + ")"
+    params = {"b": bank_id, "q": query, "e": None if embedding is None else str(embedding), **args}
+    with conn.cursor(row_factory=psycopg.rows.dict_row) as cur:
+        return cur.execute(sql, params).fetchall()

@@ -1,0 +1,52 @@
+"""The extension's catalogue: comments, keys, dump registration."""
+
+
+def test_every_function_in_schema_hindsight_has_a_comment(db):
+    missing = db.execute(
+        """
+        SELECT p.oid::regprocedure::text
+        FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace
+        WHERE n.nspname = 'hindsight' AND obj_description(p.oid, 'pg_proc') IS NULL
+        ORDER BY 1
+        """
+    ).fetchall()
+    assert missing == []
+    count = db.execute(
+        "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
+        " WHERE n.nspname = 'hindsight' AND p.proname NOT LIKE '\\_%'"
+    ).fetchone()[0]
+    assert count >= 8  # create_bank, delete_bank, bank_config, index_bank, retain, recall, recall_json, count_tokens
+
+
+def test_every_key_of_a_bank_table_includes_bank_id(db):
+    keys = db.execute(
+        """
+        SELECT c.conrelid::regclass::text, c.conname
+        FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
+        WHERE n.nspname = 'hindsight' AND c.contype IN ('p', 'u', 'f')
+          AND NOT EXISTS (SELECT FROM unnest(c.conkey) k
+                          JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k
+                          WHERE a.attname = 'bank_id')
+        """
+    ).fetchall()
+    assert keys == []
+
+
+def test_memory_tables_are_dumped_by_pg_dump(db):
+    dumped = {
+        r[0]
+        for r in db.execute(
+            "SELECT unnest(extconfig)::regclass::text FROM pg_extension WHERE extname = 'hindsight_pg'"
+        ).fetchall()
+    }
+    assert dumped == {
+        "hindsight.banks", "hindsight.documents", "hindsight.chunks", "hindsight.memory_units",
+        "hindsight.entities", "hindsight.unit_entities", "hindsight.memory_links",
+    }
+
+
+def test_no_hnsw_index_spans_all_banks(db):
+    rows = db.execute(
+        "SELECT indexdef FROM pg_indexes WHERE schemaname = 'hindsight' AND indexdef ILIKE '%hnsw%'"
+    ).fetchall()
+    assert rows == []

@@ -1,0 +1,215 @@
+"""Retain: what is stored, input hygiene, and atomicity."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta, timezone
+
+import numpy as np
+import psycopg
+import pytest
+from _helpers import bank, put, vec
+
+from hindsight_pg import BankNotFoundError, Client, InvalidInputError, MemoryItem
+from hindsight_pl.tokens import count_tokens
+
+
+def counts(db, bank_id):
+    return db.execute(
+        """SELECT (SELECT count(*) FROM hindsight.documents WHERE bank_id = %(b)s),
+                  (SELECT count(*) FROM hindsight.chunks WHERE bank_id = %(b)s),
+                  (SELECT count(*) FROM hindsight.memory_units WHERE bank_id = %(b)s),
+                  (SELECT count(*) FROM hindsight.entities WHERE bank_id = %(b)s),
+                  (SELECT count(*) FROM hindsight.unit_entities WHERE bank_id = %(b)s)""",
+        {"b": bank_id},
+    ).fetchone()
+
+
+def test_retain_stores_document_chunk_and_unit(client, db):
+    client.create_bank("b")
+    result = client.retain(
+        "b", "Alice is the tech lead on Project Atlas.", timestamp=datetime(2024, 3, 1, 9, 30),
+        context="team chat", tags=["work"], metadata={"source": "slack"}, entities=["Alice", "Project Atlas"],
+    )
+    assert len(result.document_ids) == 1 and len(result.unit_ids) == 1
+    row = db.execute(
+        """SELECT u.text, u.fact_type, u.context, u.mentioned_at, u.occurred_start, u.tags, u.metadata,
+                  u.token_count, vector_norm(u.embedding), u.search_vector::text, u.chunk_id, c.chunk_text,
+                  d.original_text
+           FROM hindsight.memory_units u
+           JOIN hindsight.chunks c USING (bank_id, chunk_id)
+           JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id
+           WHERE u.id = %s""",
+        (result.unit_ids[0],),
+    ).fetchone()
+    text, fact_type, context, mentioned_at, occurred_start, tags, metadata, tokens, norm, tsv, chunk_id, chunk, doc = row
+    assert (text, fact_type, context) == ("Alice is the tech lead on Project Atlas.", "world", "team chat")
+    assert mentioned_at == datetime(2024, 3, 1, 9, 30, tzinfo=UTC)  # a naive timestamp is taken as UTC
+    assert occurred_start is None
+    assert (tags, metadata) == (["work"], {"source": "slack"})
+    assert tokens == count_tokens(text) == 9  # Alice| is| the| tech| lead| on| Project| Atlas|.
+    assert norm == pytest.approx(1.0, abs=1e-5)
+    assert "'atlas'" in tsv and "'alic'" in tsv  # English stemming
+    assert chunk_id == f"{result.document_ids[0]}#0" and chunk == text == doc
+    names = db.execute(
+        "SELECT e.canonical_name, e.mention_count FROM hindsight.unit_entities ue"
+        " JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id ORDER BY 1"
+    ).fetchall()
+    assert names == [("Alice", 1), ("Project Atlas", 1)]
+
+
+def test_aware_timestamps_are_converted_to_utc(client, db):
+    client.create_bank("b")
+    eastern = timezone(timedelta(hours=-5))
+    result = client.retain("b", "Standup moved to ten.", timestamp=datetime(2024, 3, 1, 23, 0, tzinfo=eastern))
+    (mentioned,) = db.execute("SELECT mentioned_at FROM hindsight.memory_units WHERE id = %s", result.unit_ids).fetchone()
+    assert mentioned == datetime(2024, 3, 2, 4, 0, tzinfo=UTC)
+
+
+def test_entities_merge_case_insensitively_across_retains(client, db):
+    client.create_bank("b")
+    client.retain("b", "Alice joined.", timestamp="2024-01-01T00:00:00+00:00", entities=["Alice"])
+    client.retain("b", "alice left.", timestamp="2024-06-01T00:00:00+00:00", entities=["alice", "ALICE "])
+    rows = db.execute(
+        "SELECT canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities WHERE bank_id = 'b'"
+    ).fetchall()
+    assert rows == [("Alice", 2, datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 6, 1, tzinfo=UTC))]
+    assert counts(db, "b")[4] == 2  # one link per unit
+
+
+def test_long_content_is_chunked_into_several_units(client, db):
+    client.create_bank("b")
+    paragraph = "The quarterly report covers revenue, hiring and the roadmap in detail. " * 20  # ~1,420 chars
+    content = "\n\n".join([paragraph.strip()] * 5)  # ~7,100 characters
+    result = client.retain("b", content)
+    rows = db.execute(
+        "SELECT c.chunk_index, length(c.chunk_text), u.text = c.chunk_text FROM hindsight.chunks c"
+        " JOIN hindsight.memory_units u USING (bank_id, chunk_id) ORDER BY 1"
+    ).fetchall()
+    assert [r[0] for r in rows] == [0, 1, 2]  # 2 paragraphs (2,842 + 2) per chunk, the last alone
+    assert all(length <= 3000 and same for _, length, same in rows)
+    assert len(result.unit_ids) == 3
+
+
+def test_retaining_a_document_again_replaces_it(client, db):
+    client.create_bank("b")
+    client.retain("b", "Version one of the plan.", document_id="plan")
+    client.retain("b", "Version two of the plan.\n\n" + "More detail. " * 300, document_id="plan")
+    docs, chunks, units, _, _ = counts(db, "b")
+    # the 24-character first paragraph stays alone; the 3,899-character second one
+    # splits on sentences into 2,999 + 909 characters
+    assert (docs, chunks, units) == (1, 3, 3)
+    texts = [r[0] for r in db.execute("SELECT text FROM hindsight.memory_units ORDER BY chunk_id").fetchall()]
+    assert texts[0] == "Version two of the plan."
+
+
+def test_nul_bytes_and_lone_surrogates_are_cleaned_and_found(client):
+    client.create_bank("b")
+    client.retain("b", "The vault code is\x00 orange\x00 falcon.")
+    client.retain("b", "Broken text \ud800 about the zebra migration.")
+    hit = client.recall("b", "vault code orange").results[0]
+    assert hit.text == "The vault code is orange falcon."
+    hit = client.recall("b", "zebra migration").results[0]
+    assert hit.text == "Broken text \ufffd about the zebra migration."
+
+
+@pytest.mark.parametrize("content", ["", "   \n", "...", "?! -- !?"])
+def test_blank_or_punctuation_only_content_is_rejected(client, db, content):
+    client.create_bank("b")
+    with pytest.raises(InvalidInputError, match="item 0: content is blank or has only punctuation"):
+        client.retain("b", content)
+    assert counts(db, "b") == (0, 0, 0, 0, 0)
+
+
+def test_sql_retain_rejects_punctuation_only_text(db):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match=r"item 0, unit 0: content is blank") as info:
+        put(db, "b", [("!!!", vec(d0=1))])
+    assert info.value.diag.message_hint == "Retain text that has at least one letter or digit."
+
+
+def test_all_zero_embedding_is_rejected_with_a_clear_error(db):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+        put(db, "b", [("Fine text.", vec(d0=1)), ("Zero vector text.", [0.0] * 384)])
+    assert info.value.diag.message_primary == (
+        "item 1, unit 0: embedding is all zeros; cosine similarity is undefined for it"
+    )
+    assert counts(db, "b") == (0, 0, 0, 0, 0)  # the good first item was not kept either
+
+
+def test_wrong_embedding_size_is_rejected(db):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="embedding has 3 dimensions, expected 384"):
+        put(db, "b", [("Short vector.", [1.0, 0.0, 0.0])])
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"units": []}, "item 0: needs a non-empty \"units\" array"),
+        ({"units": [{"text": "x", "embedding": [1] * 384}], "tags": "work"}, "item 0: \"tags\" must be an array"),
+        ({"units": [{"text": "x", "embedding": [1] * 384, "fact_type": "rumour"}]},
+         "item 0, unit 0: fact_type \"rumour\" is not one of world, experience, observation"),
+        ({"chunks": ["a"], "units": [{"text": "x", "embedding": [1] * 384, "chunk_index": 1}]},
+         "item 0, unit 0: chunk_index 1 does not name one of the item's 1 chunks"),
+        ({"units": [{"embedding": [1] * 384}]}, "item 0, unit 0: needs a \"text\" string"),
+    ],
+)
+def test_sql_retain_names_the_bad_item(db, item, message):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as info:
+        db.execute("SELECT * FROM hindsight.retain('b', %s::jsonb)", (json.dumps([item]),))
+    assert info.value.diag.message_primary.startswith(message)
+
+
+def test_duplicate_document_id_in_one_call_is_rejected(db):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='document_id "d" appears more than once'):
+        put(db, "b", [("One.", vec(d0=1)), ("Two.", vec(d1=1))], document_id="d")
+
+
+def test_retain_into_unknown_bank_names_it(client):
+    with pytest.raises(BankNotFoundError, match='unknown bank "nope"'):
+        client.retain("nope", "Hello there.")
+
+
+class ZeroOn:
+    """MiniLM, except that one given text embeds to all zeros (which the database refuses)."""
+
+    dimensions = 384
+
+    def __init__(self, inner, poison: str) -> None:
+        self.inner, self.poison = inner, poison
+
+    def embed(self, texts, kind="passage"):
+        vectors = self.inner.embed(texts, kind)
+        for i, t in enumerate(texts):
+            if t == self.poison:
+                vectors[i] = np.zeros(384, dtype=np.float32)
+        return vectors
+
+
+def test_failed_batch_leaves_the_bank_as_it_was(db, embedder):
+    client = Client(db, embedder=ZeroOn(embedder, "Item number 69."))
+    client.create_bank("b")
+    client.retain("b", "Kept from before.", entities=["Alice"])
+    before = counts(db, "b")
+    items = [MemoryItem(f"Item number {i}.", entities=["Alice", f"Person {i}"]) for i in range(70)]
+    seen = []
+    with pytest.raises(InvalidInputError, match="item 5, unit 0: embedding is all zeros"):
+        client.retain_batch("b", items, progress=seen.append)
+    assert seen == [64]  # the first group of 64 reached the database before the second failed
+    assert counts(db, "b") == before
+    (mentions,) = db.execute("SELECT mention_count FROM hindsight.entities WHERE canonical_name = 'Alice'").fetchone()
+    assert mentions == 1
+
+
+def test_retain_batch_reports_progress_and_returns_every_unit(client, db):
+    client.create_bank("b")
+    items = [{"content": f"Note {i} about the garden.", "document_id": f"n{i}"} for i in range(70)]
+    seen = []
+    result = client.retain_batch("b", items, progress=seen.append)
+    assert seen == [64, 6]
+    assert result.document_ids == [f"n{i}" for i in range(70)]
+    assert len(result.unit_ids) == 70 == counts(db, "b")[2]
