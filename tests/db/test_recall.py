@@ -1,0 +1,304 @@
+"""Recall: arms, fusion, scores, filters, packing, errors, trace."""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+import pytest
+from _helpers import bank, put, recall, vec
+
+from hindsight_pg import BankNotFoundError, InvalidInputError
+
+
+def fill(db, bank_id: str, n: int, fact_type: str = "world", seed: float = 0.5) -> None:
+    """n units with random vectors, inserted directly (recall's inputs, not retain's path)."""
+    db.execute("SELECT setseed(%s)", (seed,))
+    db.execute(
+        """
+        INSERT INTO hindsight.memory_units (bank_id, text, fact_type, embedding, token_count, search_vector)
+        SELECT %(b)s, 'filler note ' || g, %(t)s,
+               (SELECT array_agg(random() - 0.5) FROM generate_series(1, 384) WHERE g > 0)::vector,
+               4, to_tsvector('english', 'filler note ' || g)
+        FROM generate_series(1, %(n)s) g
+        """,
+        {"b": bank_id, "n": n, "t": fact_type},
+    )
+
+
+def test_rrf_of_ranks_one_and_five(db):
+    rows = db.execute(
+        """SELECT unit_id::text, round(rrf_score::numeric, 6)::float8, semantic_rank, bm25_rank, bm25_score
+           FROM hindsight._rrf_fuse(ARRAY[
+               ('semantic', 'aaaaaaaa-0000-0000-0000-000000000000', 1, 0.9),
+               ('bm25', 'aaaaaaaa-0000-0000-0000-000000000000', 5, 0.2),
+               ('bm25', 'bbbbbbbb-0000-0000-0000-000000000000', 1, 0.7)]::hindsight._arm_hit[])
+           ORDER BY 2 DESC"""
+    ).fetchall()
+    assert rows == [
+        # 1/61 + 1/65 = 0.016393 + 0.015385 = 0.031778 (the issue's "0.031789" is a slip of a digit)
+        ("aaaaaaaa-0000-0000-0000-000000000000", 0.031778, 1, 5, 0.2),
+        ("bbbbbbbb-0000-0000-0000-000000000000", 0.016393, None, 1, 0.7),  # 1/61
+    ]
+
+
+def test_scores_are_rrf_over_the_best_rrf(db):
+    bank(db, "b")
+    put(db, "b", [("Plain one.", vec(d0=1)), ("Plain two.", vec(d0=1, d1=1)), ("Plain three.", vec(d1=1))])
+    rows = recall(db, "b", "zzzz", vec(d0=1))  # no keyword matches: semantic ranks only
+    assert [r["text"] for r in rows] == ["Plain one.", "Plain two.", "Plain three."]
+    assert [r["semantic_rank"] for r in rows] == [1, 2, 3]
+    assert [r["bm25_rank"] for r in rows] == [None, None, None]
+    assert rows[0]["semantic_score"] == pytest.approx(1.0)
+    assert rows[1]["semantic_score"] == pytest.approx(0.707107, abs=1e-5)  # cos 45 degrees
+    assert rows[2]["semantic_score"] == pytest.approx(0.0, abs=1e-6)
+    # rrf = 1/61, 1/62, 1/63; score = rrf / (1/61)
+    assert [round(r["rrf_score"], 6) for r in rows] == [0.016393, 0.016129, 0.015873]
+    assert [round(r["score"], 6) for r in rows] == [1.0, 0.983871, 0.968254]
+    assert [r["rank"] for r in rows] == [1, 2, 3]
+
+
+def test_consensus_of_two_arms_beats_one_arm_alone(db):
+    bank(db, "b")
+    put(db, "b", [
+        ("Semantic favourite without the word.", vec(d0=1)),  # semantic #1 only
+        ("The kiwi harvest report.", vec(d0=1, d1=0.6)),  # semantic #2 and bm25 #1
+        ("Unrelated.", vec(d2=1)),
+    ])
+    rows = recall(db, "b", "kiwi", vec(d0=1))
+    assert [r["text"] for r in rows[:2]] == ["The kiwi harvest report.", "Semantic favourite without the word."]
+    assert (rows[0]["semantic_rank"], rows[0]["bm25_rank"]) == (2, 1)
+    assert rows[0]["rrf_score"] == pytest.approx(1 / 62 + 1 / 61)
+
+
+def test_keyword_query_with_operators_does_not_raise(db):
+    bank(db, "b")
+    put(db, "b", [("Our infra team policy: deploys freeze on Fridays.", vec(d0=1)), ("Lunch menu.", vec(d1=1))])
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)
+    ).fetchone()
+    assert doc["results"][0]["text"] == "Our infra team policy: deploys freeze on Fridays."
+    assert doc["trace"]["arms"]["bm25"]["tsquery"] == "'b' | 'infra' | 'polici' | 'team'"
+    for query in ["'", "\\", "a:*", "!(x)", "<->", "''' | & !", "team:infra & a|b"]:
+        db.execute("SELECT count(*) FROM hindsight.recall('b', %s)", (query,))
+
+
+def test_stop_words_only_query_skips_the_keyword_arm(db):
+    bank(db, "b")
+    put(db, "b", [("The note.", vec(d0=1))])
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('b', 'the and of', %s::vector, trace => true)", (str(vec(d0=1)),)
+    ).fetchone()
+    assert doc["trace"]["arms"]["bm25"]["ran"] is False
+    assert doc["trace"]["arms"]["semantic"]["ran"] is True
+    assert [r["text"] for r in doc["results"]] == ["The note."]
+
+
+def test_recall_without_embedding_uses_keywords_only(db):
+    bank(db, "b")
+    put(db, "b", [("Giraffes are tall.", vec(d0=1)), ("Zebras have stripes.", vec(d1=1))])
+    rows = recall(db, "b", "zebra stripes", None)
+    assert [r["text"] for r in rows] == ["Zebras have stripes."]
+    assert rows[0]["semantic_rank"] is None and rows[0]["bm25_rank"] == 1
+
+
+@pytest.mark.parametrize("with_index", [False, True], ids=["exact-scan", "partial-hnsw"])
+def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, with_index):
+    bank(db, "crowd")
+    fill(db, "crowd", 3000, seed=0.1)
+    bank(db, "mine", hnsw_min_units=300)
+    fill(db, "mine", 400, seed=0.2)
+    index = db.execute("SELECT hindsight.index_bank('mine')").fetchone()[0] if with_index else None
+    assert (index is not None) == with_index
+    db.execute("ANALYZE hindsight.memory_units")
+    query = vec(d0=1, d7=0.5, d100=0.3)
+    rows = recall(db, "mine", "zzzz", query, budget="low", max_tokens=100000)
+    assert sum(r["semantic_rank"] is not None for r in rows) == 100  # recall budget low = 100
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('mine', 'zzzz', %s::vector, budget => 'low', trace => true)", (str(query),)
+    ).fetchone()
+    assert doc["trace"]["arms"]["semantic"]["index"] == (index if with_index else "exact scan")
+
+
+def explain_semantic_arm(db, bank_id: str, **args) -> str:
+    """The plan auto_explain logs for the semantic arm's statement inside hindsight.recall."""
+    notices: list[str] = []
+    db.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
+    db.execute("LOAD 'auto_explain'")
+    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+        db.execute(f"SET auto_explain.{setting}")
+    recall(db, bank_id, "zzzz", vec(d0=1, d3=1), budget="low", **args)
+    db.execute("SET auto_explain.log_min_duration = -1")
+    (plan,) = [n for n in notices if "embedding <=>" in n and "Query Text" in n]
+    return plan
+
+
+def test_a_large_bank_is_searched_through_its_partial_hnsw_index(db):
+    bank(db, "crowd")
+    fill(db, "crowd", 2000, seed=0.3)
+    bank(db, "big", hnsw_min_units=1000)
+    fill(db, "big", 1500, seed=0.4, fact_type="experience")
+    fill(db, "big", 1500, seed=0.5, fact_type="world")
+    index = db.execute("SELECT hindsight.index_bank('big')").fetchone()[0]
+    db.execute("ANALYZE hindsight.memory_units")
+    assert f"Index Scan using {index} on memory_units" in explain_semantic_arm(db, "big")
+    # a type filter still fills the limit (the planner may scan the type's rows exactly,
+    # or walk the HNSW graph with the iterative scan)
+    rows = recall(db, "big", "zzzz", vec(d0=1), budget="low", types=["experience"], max_tokens=100000)
+    assert len(rows) == 100 and {r["fact_type"] for r in rows} == {"experience"}
+    # the small bank is scanned exactly
+    bank(db, "small")
+    fill(db, "small", 50, seed=0.6)
+    assert "hnsw" not in explain_semantic_arm(db, "small")
+
+
+def test_retain_creates_the_index_when_a_bank_grows_past_hnsw_min_units(db):
+    bank(db, "b", hnsw_min_units=3)
+    put(db, "b", [("One.", vec(d0=1)), ("Two.", vec(d1=1))])
+    assert db.execute("SELECT hindsight.index_bank('b')").fetchone()[0] is None
+    put(db, "b", [("Three.", vec(d2=1))])
+    (name,) = db.execute("SELECT hindsight._bank_index_name('b')").fetchone()
+    (indexdef,) = db.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", (name,)).fetchone()
+    assert "USING hnsw (embedding vector_cosine_ops) WHERE (bank_id = 'b'::text)" in indexdef
+    assert db.execute("SELECT hindsight.delete_bank('b')").fetchone()[0] is True
+    assert db.execute("SELECT count(*) FROM pg_indexes WHERE indexname = %s", (name,)).fetchone()[0] == 0
+
+
+def test_top_memory_longer_than_max_tokens_is_skipped(db):
+    bank(db, "b")
+    long_text = "The complete minutes of the planning meeting, " * 10  # 90 tokens
+    put(db, "b", [(long_text, vec(d0=1)), ("Short note one.", vec(d0=1, d1=0.5)), ("Short note two.", vec(d0=1, d1=1))])
+    rows = recall(db, "b", "zzzz", vec(d0=1), max_tokens=20)
+    assert [r["text"] for r in rows] == ["Short note one.", "Short note two."]
+    assert [r["tokens"] for r in rows] == [4, 4]
+    assert [r["semantic_rank"] for r in rows] == [2, 3]  # the long #1 was skipped
+    assert [r["rank"] for r in rows] == [1, 2]
+
+
+def test_max_tokens_below_every_memory_returns_the_top_memory_whole(db):
+    bank(db, "b")
+    put(db, "b", [("The first and best memory.", vec(d0=1)), ("The second memory.", vec(d1=1))])
+    rows = recall(db, "b", "zzzz", vec(d0=1), max_tokens=2)
+    assert [(r["text"], r["tokens"]) for r in rows] == [("The first and best memory.", 6)]
+
+
+def test_max_tokens_zero_returns_nothing(db):
+    bank(db, "b")
+    put(db, "b", [("Something.", vec(d0=1))])
+    assert recall(db, "b", "something", vec(d0=1), max_tokens=0) == []
+
+
+def test_packing_considers_only_twice_the_recall_budget(db):
+    bank(db, "b", recall_budgets={"low": 2})
+    put(db, "b", [(f"Note {i}.", vec(d0=1, d1=i / 10)) for i in range(8)])
+    rows = recall(db, "b", "zzzz", vec(d0=1), budget="low")
+    assert len(rows) == 2  # the semantic arm returns 2 (recall budget), packing sees at most 4
+
+
+@pytest.mark.parametrize(
+    ("wanted", "mode", "expected"),
+    [
+        (["a"], "any", {"none", "a", "ab"}),
+        (["a", "b"], "all", {"none", "ab"}),
+        (["a"], "any_strict", {"a", "ab"}),
+        (["a", "b"], "all_strict", {"ab"}),
+        (["a"], "exact", {"a"}),
+        (["b", "a"], "exact", {"ab"}),
+        (None, "any", {"none", "a", "b", "ab"}),
+    ],
+)
+def test_tags_filter_every_arm(db, wanted, mode, expected):
+    bank(db, "b")
+    for name, tags in [("none", []), ("a", ["a"]), ("b", ["b"]), ("ab", ["a", "b"])]:
+        put(db, "b", [(f"Memo {name} about lunch.", vec(d0=1))], tags=tags)
+    rows = recall(db, "b", "lunch memo", vec(d0=1), tags=wanted, tags_match=mode)
+    assert {r["text"].split()[1] for r in rows} == expected
+    assert all(r["semantic_rank"] and r["bm25_rank"] for r in rows)  # both arms filtered alike
+
+
+def test_types_filter(db):
+    bank(db, "b")
+    put(db, "b", [{"text": "I booked the flight.", "embedding": vec(d0=1), "fact_type": "experience"},
+                  {"text": "The flight leaves at nine.", "embedding": vec(d0=1), "fact_type": "world"}])
+    rows = recall(db, "b", "flight", vec(d0=1), types=["experience"])
+    assert [(r["text"], r["fact_type"]) for r in rows] == [("I booked the flight.", "experience")]
+
+
+@pytest.mark.parametrize(
+    ("args", "sqlstate", "message"),
+    [
+        ({"budget": "huge"}, "22023", 'unknown budget "huge"'),
+        ({"max_tokens": -1}, "22023", "max_tokens must be an integer >= 0, got -1"),
+        ({"tags_match": "some"}, "22023", 'unknown tags_match "some"'),
+        ({"types": ["opinion"]}, "22023", 'unknown fact type "opinion"'),
+    ],
+)
+def test_bad_arguments_are_named(db, args, sqlstate, message):
+    bank(db, "b")
+    with pytest.raises(psycopg.Error) as info:
+        recall(db, "b", "x", vec(d0=1), **args)
+    assert (info.value.sqlstate, info.value.diag.message_primary) == (sqlstate, message)
+
+
+def test_wrong_query_embedding_size_is_an_error(db):
+    bank(db, "b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="query_embedding has 3 dimensions"):
+        db.execute("SELECT * FROM hindsight.recall('b', 'x', '[1,2,3]')")
+
+
+def test_unknown_bank_error_names_the_bank(db, client):
+    with pytest.raises(psycopg.Error) as info:
+        recall(db, "ghost-bank", "x", vec(d0=1))
+    assert info.value.sqlstate == "HS404"
+    assert info.value.diag.message_primary == 'unknown bank "ghost-bank"'
+    with pytest.raises(BankNotFoundError, match='unknown bank "ghost-bank"'):
+        client.recall("ghost-bank", "Where is it?")
+
+
+def test_recall_json_and_trace(db):
+    bank(db, "b")
+    put(db, "b", [("Apples are red.", vec(d0=1)), ("Bananas are yellow.", vec(d1=1))])
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('b', 'red apples', %s::vector, budget => 'low', trace => true)",
+        (str(vec(d0=1)),),
+    ).fetchone()
+    assert [r["text"] for r in doc["results"]] == ["Apples are red.", "Bananas are yellow."]
+    assert doc["results"][0]["rank"] == 1 and doc["results"][0]["tags"] == []
+    trace = doc["trace"]
+    assert (trace["recall_budget"], trace["budget"], trace["max_tokens"]) == (100, "low", 4096)
+    assert [h["rank"] for h in trace["arms"]["semantic"]["hits"]] == [1, 2]
+    assert len(trace["arms"]["bm25"]["hits"]) == 1
+    assert trace["fusion"] == trace["fusion"] | {"method": "rrf", "k": 60, "fused": 2}
+    assert trace["packing"] | {"ms": 0} == {"candidates": 2, "kept": 2, "tokens": 10, "ms": 0}
+    assert trace["total_ms"] >= trace["arms"]["semantic"]["ms"]
+    (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples')").fetchone()
+    assert plain["trace"] is None and len(plain["results"]) == 1
+
+
+def test_recall_works_in_a_lateral_join(db):
+    bank(db, "b")
+    put(db, "b", [("Apples are red.", vec(d0=1)), ("Bananas are yellow.", vec(d1=1))])
+    rows = db.execute(
+        """SELECT q.question, r.text
+           FROM (VALUES ('apples'), ('bananas')) AS q(question)
+           CROSS JOIN LATERAL hindsight.recall('b', q.question) AS r
+           ORDER BY 1"""
+    ).fetchall()
+    assert rows == [("apples", "Apples are red."), ("bananas", "Bananas are yellow.")]
+
+
+def test_client_recall_returns_typed_results_and_trace(client):
+    client.create_bank("b")
+    client.retain("b", "Priya is the tech lead of Project Falcon.", timestamp="2025-01-13T10:30:00+00:00")
+    client.retain("b", "Tom goes bouldering on Saturdays.")
+    response = client.recall("b", "Who leads Falcon?", trace=True)
+    top = response.results[0]
+    assert top.text == "Priya is the tech lead of Project Falcon."
+    assert (top.rank, top.fact_type, top.scores.final) == (1, "world", 1.0)
+    assert top.scores.semantic_rank == 1 and top.scores.bm25_rank == 1
+    assert top.mentioned_at.isoformat() == "2025-01-13T10:30:00+00:00"
+    assert response.trace["query"] == "Who leads Falcon?"
+    assert response.total_tokens == sum(r.tokens for r in response.results)
+    with pytest.raises(InvalidInputError, match="query is blank"):
+        client.recall("b", " ?? ")
+    assert json.dumps(response.trace)  # plain JSON
