@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION hindsight._pack_by_tokens(
 RETURNS int[]
 LANGUAGE plpython3u IMMUTABLE
 AS $$
-hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 return hpl.packing.pack_by_tokens(token_counts or [], max_tokens)
 $$;
 COMMENT ON FUNCTION hindsight._pack_by_tokens(int[], int) IS

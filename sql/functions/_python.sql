@@ -1,8 +1,11 @@
 -- Loading the in-database Python package hindsight_pl.
 --
 -- Every PL/Python function starts with
---     hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+--     hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 -- so the package is imported once per session and its version checked once.
+-- Errors are raised from PL/pgSQL (hindsight._require_python), not from Python,
+-- so they read as plain messages with a SQLSTATE and a hint; retain and recall
+-- call it first for that reason.
 
 CREATE OR REPLACE FUNCTION hindsight._python_path()
 RETURNS text
@@ -12,40 +15,58 @@ AS $$
                     '@PYTHON_LIB_DIR@')
 $$;
 COMMENT ON FUNCTION hindsight._python_path() IS
-    'Directory holding the hindsight_pl package and its dependencies: the GUC hindsight.python_path, '
+    'Directory holding the hindsight_pl package and its dependencies: the setting hindsight.python_path, '
     'else the directory chosen at build time.';
 
-CREATE OR REPLACE FUNCTION hindsight._load()
-RETURNS text
+CREATE OR REPLACE FUNCTION hindsight._load(
+    OUT sqlstate text,
+    OUT message text,
+    OUT hint text
+)
 LANGUAGE plpython3u
 AS $$
 import sys
 
+if "hindsight_pl" in GD:
+    return None, None, None
 path = plpy.execute("SELECT hindsight._python_path() AS p")[0]["p"]
 if path not in sys.path:
     sys.path.insert(0, path)
 try:
     import hindsight_pl
 except ImportError as exc:
-    plpy.error(
-        f"cannot import hindsight_pl from {path}: {exc}",
-        hint="Run `make install` in the hindsight_pg source tree, or SET hindsight.python_path "
-             "to the directory that holds hindsight_pl.",
-        sqlstate="58P01",
-    )
+    return ("58P01", f"cannot import hindsight_pl from {path}: {exc}",
+            "Run `make install` in the hindsight_pg source tree, or SET hindsight.python_path "
+            "to the directory that holds hindsight_pl.")
 expected = plpy.execute(
     "SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'hindsight_pg'"
 )[0]["extversion"]
 if hindsight_pl.__version__ != expected:
-    plpy.error(
-        f"hindsight_pl {hindsight_pl.__version__} at {hindsight_pl.__file__} does not match "
-        f"extension hindsight_pg {expected}",
-        hint=f"Install hindsight_pl {expected} (make install), or point hindsight.python_path at it.",
-        sqlstate="0A000",
-    )
+    return ("0A000",
+            f"hindsight_pl {hindsight_pl.__version__} at {hindsight_pl.__file__} does not match "
+            f"extension hindsight_pg {expected}",
+            f"Install hindsight_pl {expected} (make install), or point hindsight.python_path at it.")
 GD["hindsight_pl"] = hindsight_pl
-return hindsight_pl.__version__
+return None, None, None
 $$;
 COMMENT ON FUNCTION hindsight._load() IS
-    'Imports hindsight_pl from hindsight._python_path() into this session (cached in GD) and '
-    'raises 0A000 when its version differs from the installed extension version.';
+    'Imports hindsight_pl from hindsight._python_path() into this session (cached in GD). Returns NULLs, '
+    'or the SQLSTATE, message and hint of why it cannot (58P01 not found, 0A000 version differs from the '
+    'extension''s).';
+
+CREATE OR REPLACE FUNCTION hindsight._require_python()
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    problem record;
+BEGIN
+    problem := hindsight._load();
+    IF problem.sqlstate IS NOT NULL THEN
+        RAISE EXCEPTION '%', problem.message USING ERRCODE = problem.sqlstate, HINT = problem.hint;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._require_python() IS
+    'Makes sure hindsight_pl is loaded in this session; raises 58P01 when it cannot be imported and 0A000 '
+    'when its version differs from the extension''s, each with a hint.';

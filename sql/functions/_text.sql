@@ -2,27 +2,29 @@
 
 CREATE OR REPLACE FUNCTION hindsight._unit_token_counts(
     texts text[],
-    labels text[] DEFAULT NULL
+    labels text[] DEFAULT NULL,
+    OUT token_counts int[],
+    OUT problem text,
+    OUT hint text
 )
-RETURNS int[]
 LANGUAGE plpython3u STABLE
 AS $$
-hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 try:
-    return hpl.text.validate_and_count(texts or [], labels)
+    return hpl.text.validate_and_count(texts or [], labels), None, None
 except hpl.text.InvalidText as exc:
-    plpy.error(str(exc), hint=exc.hint, sqlstate="22023")
+    return None, str(exc), exc.hint
 $$;
 COMMENT ON FUNCTION hindsight._unit_token_counts(text[], text[]) IS
     'Checks memory texts (not blank, not punctuation-only, at most 100,000 characters) and returns their '
-    'cl100k_base token counts, in order. Raises 22023 naming the first bad text by its label '
-    '(default: its 1-based position).';
+    'cl100k_base token counts in order, or (NULL, problem, hint) naming the first bad text by its label '
+    '(default: its 1-based position). The caller raises.';
 
 CREATE OR REPLACE FUNCTION hindsight.count_tokens(content text)
 RETURNS int
 LANGUAGE plpython3u STABLE PARALLEL SAFE STRICT
 AS $$
-hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._load()") and GD["hindsight_pl"]
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 return hpl.tokens.count_tokens(content)
 $$;
 COMMENT ON FUNCTION hindsight.count_tokens(text) IS

@@ -68,6 +68,7 @@ DECLARE
 BEGIN
     -- The body of hindsight.recall (a PL/pgSQL function cannot name an output
     -- column like an argument, so recall renames unit_tags to tags).
+    PERFORM hindsight._require_python();
     IF query IS NULL THEN
         RAISE EXCEPTION 'query must not be NULL' USING ERRCODE = '22004';
     END IF;

@@ -17,7 +17,9 @@ DECLARE
     unit_texts text[];
     token_counts int[];
     problem text;
+    bad_hint text;
 BEGIN
+    PERFORM hindsight._require_python();
     IF items IS NULL OR jsonb_typeof(items) <> 'array' THEN
         RAISE EXCEPTION 'items must be a JSON array of objects, got %', coalesce(jsonb_typeof(items), 'NULL')
             USING ERRCODE = '22023', HINT = 'See COMMENT ON FUNCTION hindsight.retain for the item shape.';
@@ -101,7 +103,11 @@ BEGIN
     INTO unit_texts, labels
     FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
          jsonb_array_elements(x->'units') WITH ORDINALITY AS w(v, uo);
-    token_counts := hindsight._unit_token_counts(unit_texts, labels);
+    SELECT c.token_counts, c.problem, c.hint INTO token_counts, problem, bad_hint
+    FROM hindsight._unit_token_counts(unit_texts, labels) AS c;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION '%', problem USING ERRCODE = '22023', HINT = bad_hint;
+    END IF;
 
     -- Retaining a document id again replaces the document (its chunks and units cascade).
     DELETE FROM hindsight.documents d

@@ -1,0 +1,80 @@
+"""The hindsight-pg command line against the test database."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from hindsight_pg import cli
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def dsn(db, monkeypatch):
+    monkeypatch.setenv("HINDSIGHT_PG_DSN", db.info.dsn)
+    return db.info.dsn
+
+
+def invoke(*args: str, input: str | None = None):
+    result = runner.invoke(cli.app, list(args), input=input, env={"COLUMNS": "200"})
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result
+
+
+def test_retain_recall_and_banks(dsn, tmp_path):
+    turns = tmp_path / "chat.json"
+    turns.write_text(json.dumps([
+        {"speaker": "Maya", "text": "Priya is the tech lead of Project Falcon.", "timestamp": "2025-01-13T10:30:00Z"},
+        {"speaker": "Tom", "text": "Most Saturdays I go bouldering to switch off.", "timestamp": "2025-01-24T17:05:00Z"},
+    ]))
+    result = invoke("retain", "team", str(turns), "--tag", "work")
+    assert result.exit_code == 0, result.output
+    assert "retained 2 item(s) as 2 memory unit(s) in bank 'team'" in result.output
+
+    result = invoke("retain", "team", "-", "--context", "notes", input="Lena works on the Orion robot.\n")
+    assert result.exit_code == 0, result.output
+
+    result = invoke("recall", "team", "Who leads Falcon?", "--json", "--limit", "2")
+    assert result.exit_code == 0, result.output
+    response = json.loads(result.output)
+    top = response["results"][0]
+    assert top["text"] == "Maya: Priya is the tech lead of Project Falcon."
+    assert (top["tags"], top["mentioned_at"]) == (["work"], "2025-01-13T10:30:00+00:00")
+    assert len(response["results"]) == 2 and response["trace"] is None
+
+    result = invoke("recall", "team", "Which robot does Lena work on?")
+    assert result.exit_code == 0
+    assert result.output.splitlines()[0].startswith(" 1. [")
+    assert "Lena works on the Orion robot." in result.output.splitlines()[0]
+
+    result = invoke("banks")
+    assert result.output.split()[:3] == ["team", "3", "units"]
+
+
+def test_errors_print_one_line_and_exit_1(db, dsn, monkeypatch, capsys):
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "recall", "ghost", "anything"])
+    with pytest.raises(SystemExit) as info:
+        cli.main()
+    assert info.value.code == 1
+    assert capsys.readouterr().err.strip().splitlines() == [
+        'error: unknown bank "ghost" (hint: Create it first with hindsight.create_bank(bank_id => ...).)'
+    ]
+    db.execute("SELECT hindsight.create_bank('real')")
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "recall", "real", "anything", "--budget", "huge"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert capsys.readouterr().err.startswith('error: unknown budget "huge"')
+
+
+def test_help_lists_every_command():
+    result = invoke("--help")
+    for command in ("retain", "recall", "banks", "server", "demo", "import-locomo"):
+        assert command in result.output
+    result = invoke("server", "--help")
+    for command in ("start", "stop", "status"):
+        assert command in result.output

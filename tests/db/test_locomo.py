@@ -1,0 +1,38 @@
+"""Real input: one LoCoMo conversation retained turn by turn, and three of its questions."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from hindsight_pg._inputs import load_locomo
+
+LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
+
+pytestmark = [
+    pytest.mark.locomo,
+    pytest.mark.slow,
+    pytest.mark.skipif(not LOCOMO.exists(), reason=f"LoCoMo data not found at {LOCOMO}"),
+]
+
+# Three questions of conv-26 chosen before running them (two temporal, one multi-hop)
+# and the dialog ids of their evidence turns.
+QUESTIONS = [
+    ("When did Caroline go to the LGBTQ support group?", {"D1:3"}),
+    ("What did Caroline research?", {"D2:8"}),
+    ("When did Melanie sign up for a pottery class?", {"D5:4"}),
+]
+
+
+def test_conv_26_evidence_in_the_top_10(client):
+    (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == "conv-26"]
+    client.create_bank("conv-26")
+    result = client.retain_batch("conv-26", conv.items)
+    assert len(result.unit_ids) == len(conv.items) == 419
+    found = []
+    for question, evidence in QUESTIONS:
+        response = client.recall("conv-26", question, max_tokens=100000)
+        top10 = [r.metadata["dia_id"] for r in response.results[:10]]
+        found.append(evidence <= set(top10))
+    assert sum(found) >= 2, found

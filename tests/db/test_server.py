@@ -1,0 +1,47 @@
+"""The embedded server: start, reuse, concurrent starts, stop, status."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import psycopg
+import pytest
+
+from hindsight_pg import EmbeddedServer
+
+pytestmark = pytest.mark.slow
+
+START = "import sys; from hindsight_pg import EmbeddedServer; print(EmbeddedServer(sys.argv[1]).ensure_running())"
+
+
+def test_embedded_server_lifecycle(tmp_path):
+    home = tmp_path / "home"
+    server = EmbeddedServer(home)
+    assert server.status().initialized is False
+    try:
+        # two processes start it at once: one initialises and starts, the other waits and reuses
+        procs = [
+            subprocess.Popen([sys.executable, "-c", START, str(home)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True)
+            for _ in range(2)
+        ]
+        outputs = [p.communicate(timeout=180) for p in procs]
+        assert [p.returncode for p in procs] == [0, 0], outputs
+        assert outputs[0][0] == outputs[1][0] == server.dsn + "\n"
+        status = server.status()
+        assert status.running and status.pid is not None
+        assert (home / "data" / "postmaster.pid").read_text().split()[0] == str(status.pid)
+        assert oct(home.stat().st_mode & 0o777) == "0o700"  # only the owner reaches the socket
+        with psycopg.connect(server.dsn) as conn:
+            (version,) = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg'").fetchone()
+            assert version == "0.1.0"
+            (listen,) = conn.execute("SHOW listen_addresses").fetchone()
+            assert listen == ""  # unix socket only
+        assert server.ensure_running() == server.dsn  # reuse: same server
+        assert server.status().pid == status.pid
+    finally:
+        stopped = server.stop()
+    assert stopped is True
+    assert server.status().running is False
+    assert server.stop() is False
