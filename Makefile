@@ -10,13 +10,20 @@
 # The extension itself is a plain PGXS build: `make extension` builds the
 # versioned script from sql/, `make install-extension` installs it.
 
+SHELL := /bin/bash
+.SHELLFLAGS := -o pipefail -c
+
 PG_CONFIG ?= /usr/lib/postgresql/15/bin/pg_config
 PYTHON ?= python3
 VENV ?= .venv
 PYTHON_LIB_ROOT ?= /usr/local/lib/hindsight_pg/python
 PGVECTOR_MIN := 0.8.0
 DEB_PACKAGES := postgresql-15 postgresql-contrib postgresql-plpython3-15 postgresql-server-dev-15 \
-                build-essential ca-certificates
+                build-essential ca-certificates python3-venv
+
+# pip on this kind of machine warns about configured index folders that do not
+# exist; hide those lines, keep pip's exit status (pipefail).
+HIDE_PIP_NOISE := { grep -v '^WARNING: Location' || true; }
 
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
 PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(VERSION)
@@ -48,7 +55,7 @@ SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgr
 
 all extension: $(EXT_SCRIPT)
 
-install: system-packages pgvector install-extension venv
+install: system-packages pgvector venv install-extension
 	@echo "[install] done: extension hindsight_pg $(VERSION), in-database Python in $(PYTHON_LIB_DIR), driver in $(VENV)"
 
 system-packages:
@@ -88,14 +95,14 @@ install-extension: $(EXT_SCRIPT) python-lib
 	else echo "[install] extension hindsight_pg $(VERSION): installing into $(SHAREDIR)/extension"; \
 	  $(MAKE) -s PGXS_MODE=1 install; fi
 
-python-lib:
+python-lib: $(VENV)/.installed
 	@stamp=$(PYTHON_LIB_DIR)/.requirements.sha256; want=$$(sha256sum plpython/requirements.txt | cut -d' ' -f1); \
 	if [ "$$(cat $$stamp 2>/dev/null)" = "$$want" ]; then \
 	  echo "[install] in-database Python packages: up to date in $(PYTHON_LIB_DIR)"; \
 	else echo "[install] in-database Python packages: installing into $(PYTHON_LIB_DIR)"; \
 	  set -e; install -d -m 755 $(PYTHON_LIB_DIR); \
-	  $(PYTHON) -m pip install -q --disable-pip-version-check --upgrade --target $(PYTHON_LIB_DIR) \
-	    -r plpython/requirements.txt; \
+	  $(VENV)/bin/pip install -q --disable-pip-version-check --upgrade --target $(PYTHON_LIB_DIR) \
+	    -r plpython/requirements.txt 2>&1 | $(HIDE_PIP_NOISE); \
 	  echo $$want > $$stamp; fi; \
 	if diff -rq -x __pycache__ plpython/hindsight_pl $(PYTHON_LIB_DIR)/hindsight_pl >/dev/null 2>&1; then \
 	  echo "[install] hindsight_pl $(VERSION): up to date"; \
@@ -109,8 +116,9 @@ venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml
 	@echo "[install] driver: virtual environment $(VENV) (torch 2.13.0 CPU, sentence-transformers, psycopg 3)"
 	@test -x $(VENV)/bin/python || $(PYTHON) -m venv $(VENV)
-	@$(VENV)/bin/pip install -q --disable-pip-version-check torch==2.13.0
-	@$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]'
+	@$(VENV)/bin/pip install -q --disable-pip-version-check torch==2.13.0 2>&1 | $(HIDE_PIP_NOISE)
+	@$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | $(HIDE_PIP_NOISE)
+	@$(VENV)/bin/python -c 'import torch, sentence_transformers, hindsight_pg' # fail here if an install failed
 	@touch $@
 
 demo:
@@ -122,8 +130,8 @@ test: $(VENV)/.installed install-extension
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check hindsight_pg plpython tests bench
-	$(VENV)/bin/ruff format --check hindsight_pg plpython tests bench
+	$(VENV)/bin/ruff check hindsight_pg plpython tests
+	$(VENV)/bin/ruff format --check hindsight_pg plpython tests
 	$(VENV)/bin/mypy
 
 clean:

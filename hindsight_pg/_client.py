@@ -279,10 +279,16 @@ class Client:
                 " budget => %s, max_tokens => %s, types => %s, tags => %s, tags_match => %s,"
                 " query_timestamp => %s, trace => %s)",
                 (
-                    bank_id, query, embedding, budget, max_tokens,
+                    bank_id,
+                    query,
+                    embedding,
+                    budget,
+                    max_tokens,
                     list(types) if types is not None else None,
                     list(tags) if tags is not None else None,
-                    tags_match, _utc(query_timestamp, "query_timestamp"), trace,
+                    tags_match,
+                    _utc(query_timestamp, "query_timestamp"),
+                    trace,
                 ),
             )
             rows = cur.fetchall()
@@ -294,8 +300,14 @@ class Client:
 
 
 _SCORE_COLUMNS = (
-    "semantic_rank", "semantic_score", "bm25_rank", "bm25_score",
-    "graph_rank", "graph_score", "temporal_rank", "temporal_score",
+    "semantic_rank",
+    "semantic_score",
+    "bm25_rank",
+    "bm25_score",
+    "graph_rank",
+    "graph_score",
+    "temporal_rank",
+    "temporal_score",
 )
 
 

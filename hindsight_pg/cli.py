@@ -65,8 +65,12 @@ def _client(dsn: str | None) -> Client:
 
 def _progress() -> Progress:
     return Progress(
-        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
-        console=err, transient=False,
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
     )
 
 
@@ -131,7 +135,13 @@ def recall(
     """Recall the memories of a bank that answer a query, best first."""
     with _client(dsn) as client:
         response = client.recall(
-            bank, query, budget=budget, max_tokens=max_tokens, types=types, tags=tags, tags_match=tags_match,
+            bank,
+            query,
+            budget=budget,
+            max_tokens=max_tokens,
+            types=types,
+            tags=tags,
+            tags_match=tags_match,
             trace=trace,
         )
     if limit > 0:

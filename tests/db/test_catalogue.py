@@ -40,8 +40,13 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
         ).fetchall()
     }
     assert dumped == {
-        "hindsight.banks", "hindsight.documents", "hindsight.chunks", "hindsight.memory_units",
-        "hindsight.entities", "hindsight.unit_entities", "hindsight.memory_links",
+        "hindsight.banks",
+        "hindsight.documents",
+        "hindsight.chunks",
+        "hindsight.memory_units",
+        "hindsight.entities",
+        "hindsight.unit_entities",
+        "hindsight.memory_links",
     }
 
 

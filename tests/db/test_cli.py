@@ -28,10 +28,22 @@ def invoke(*args: str, input: str | None = None):
 
 def test_retain_recall_and_banks(dsn, tmp_path):
     turns = tmp_path / "chat.json"
-    turns.write_text(json.dumps([
-        {"speaker": "Maya", "text": "Priya is the tech lead of Project Falcon.", "timestamp": "2025-01-13T10:30:00Z"},
-        {"speaker": "Tom", "text": "Most Saturdays I go bouldering to switch off.", "timestamp": "2025-01-24T17:05:00Z"},
-    ]))
+    turns.write_text(
+        json.dumps(
+            [
+                {
+                    "speaker": "Maya",
+                    "text": "Priya is the tech lead of Project Falcon.",
+                    "timestamp": "2025-01-13T10:30:00Z",
+                },
+                {
+                    "speaker": "Tom",
+                    "text": "Most Saturdays I go bouldering to switch off.",
+                    "timestamp": "2025-01-24T17:05:00Z",
+                },
+            ]
+        )
+    )
     result = invoke("retain", "team", str(turns), "--tag", "work")
     assert result.exit_code == 0, result.output
     assert "retained 2 item(s) as 2 memory unit(s) in bank 'team'" in result.output

@@ -60,11 +60,15 @@ def test_scores_are_rrf_over_the_best_rrf(db):
 
 def test_consensus_of_two_arms_beats_one_arm_alone(db):
     bank(db, "b")
-    put(db, "b", [
-        ("Semantic favourite without the word.", vec(d0=1)),  # semantic #1 only
-        ("The kiwi harvest report.", vec(d0=1, d1=0.6)),  # semantic #2 and bm25 #1
-        ("Unrelated.", vec(d2=1)),
-    ])
+    put(
+        db,
+        "b",
+        [
+            ("Semantic favourite without the word.", vec(d0=1)),  # semantic #1 only
+            ("The kiwi harvest report.", vec(d0=1, d1=0.6)),  # semantic #2 and bm25 #1
+            ("Unrelated.", vec(d2=1)),
+        ],
+    )
     rows = recall(db, "b", "kiwi", vec(d0=1))
     assert [r["text"] for r in rows[:2]] == ["The kiwi harvest report.", "Semantic favourite without the word."]
     assert (rows[0]["semantic_rank"], rows[0]["bm25_rank"]) == (2, 1)
@@ -218,8 +222,14 @@ def test_tags_filter_every_arm(db, wanted, mode, expected):
 
 def test_types_filter(db):
     bank(db, "b")
-    put(db, "b", [{"text": "I booked the flight.", "embedding": vec(d0=1), "fact_type": "experience"},
-                  {"text": "The flight leaves at nine.", "embedding": vec(d0=1), "fact_type": "world"}])
+    put(
+        db,
+        "b",
+        [
+            {"text": "I booked the flight.", "embedding": vec(d0=1), "fact_type": "experience"},
+            {"text": "The flight leaves at nine.", "embedding": vec(d0=1), "fact_type": "world"},
+        ],
+    )
     rows = recall(db, "b", "flight", vec(d0=1), types=["experience"])
     assert [(r["text"], r["fact_type"]) for r in rows] == [("I booked the flight.", "experience")]
 

@@ -28,8 +28,13 @@ def counts(db, bank_id):
 def test_retain_stores_document_chunk_and_unit(client, db):
     client.create_bank("b")
     result = client.retain(
-        "b", "Alice is the tech lead on Project Atlas.", timestamp=datetime(2024, 3, 1, 9, 30),
-        context="team chat", tags=["work"], metadata={"source": "slack"}, entities=["Alice", "Project Atlas"],
+        "b",
+        "Alice is the tech lead on Project Atlas.",
+        timestamp=datetime(2024, 3, 1, 9, 30),
+        context="team chat",
+        tags=["work"],
+        metadata={"source": "slack"},
+        entities=["Alice", "Project Atlas"],
     )
     assert len(result.document_ids) == 1 and len(result.unit_ids) == 1
     row = db.execute(
@@ -42,7 +47,9 @@ def test_retain_stores_document_chunk_and_unit(client, db):
            WHERE u.id = %s""",
         (result.unit_ids[0],),
     ).fetchone()
-    text, fact_type, context, mentioned_at, occurred_start, tags, metadata, tokens, norm, tsv, chunk_id, chunk, doc = row
+    text, fact_type, context, mentioned_at, occurred_start, tags, metadata, tokens, norm, tsv, chunk_id, chunk, doc = (
+        row
+    )
     assert (text, fact_type, context) == ("Alice is the tech lead on Project Atlas.", "world", "team chat")
     assert mentioned_at == datetime(2024, 3, 1, 9, 30, tzinfo=UTC)  # a naive timestamp is taken as UTC
     assert occurred_start is None
@@ -62,7 +69,9 @@ def test_aware_timestamps_are_converted_to_utc(client, db):
     client.create_bank("b")
     eastern = timezone(timedelta(hours=-5))
     result = client.retain("b", "Standup moved to ten.", timestamp=datetime(2024, 3, 1, 23, 0, tzinfo=eastern))
-    (mentioned,) = db.execute("SELECT mentioned_at FROM hindsight.memory_units WHERE id = %s", result.unit_ids).fetchone()
+    (mentioned,) = db.execute(
+        "SELECT mentioned_at FROM hindsight.memory_units WHERE id = %s", result.unit_ids
+    ).fetchone()
     assert mentioned == datetime(2024, 3, 2, 4, 0, tzinfo=UTC)
 
 
@@ -147,13 +156,17 @@ def test_wrong_embedding_size_is_rejected(db):
 @pytest.mark.parametrize(
     ("item", "message"),
     [
-        ({"units": []}, "item 0: needs a non-empty \"units\" array"),
-        ({"units": [{"text": "x", "embedding": [1] * 384}], "tags": "work"}, "item 0: \"tags\" must be an array"),
-        ({"units": [{"text": "x", "embedding": [1] * 384, "fact_type": "rumour"}]},
-         "item 0, unit 0: fact_type \"rumour\" is not one of world, experience, observation"),
-        ({"chunks": ["a"], "units": [{"text": "x", "embedding": [1] * 384, "chunk_index": 1}]},
-         "item 0, unit 0: chunk_index 1 does not name one of the item's 1 chunks"),
-        ({"units": [{"embedding": [1] * 384}]}, "item 0, unit 0: needs a \"text\" string"),
+        ({"units": []}, 'item 0: needs a non-empty "units" array'),
+        ({"units": [{"text": "x", "embedding": [1] * 384}], "tags": "work"}, 'item 0: "tags" must be an array'),
+        (
+            {"units": [{"text": "x", "embedding": [1] * 384, "fact_type": "rumour"}]},
+            'item 0, unit 0: fact_type "rumour" is not one of world, experience, observation',
+        ),
+        (
+            {"chunks": ["a"], "units": [{"text": "x", "embedding": [1] * 384, "chunk_index": 1}]},
+            "item 0, unit 0: chunk_index 1 does not name one of the item's 1 chunks",
+        ),
+        ({"units": [{"embedding": [1] * 384}]}, 'item 0, unit 0: needs a "text" string'),
     ],
 )
 def test_sql_retain_names_the_bad_item(db, item, message):

@@ -22,8 +22,9 @@ def test_embedded_server_lifecycle(tmp_path):
     try:
         # two processes start it at once: one initialises and starts, the other waits and reuses
         procs = [
-            subprocess.Popen([sys.executable, "-c", START, str(home)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                             text=True)
+            subprocess.Popen(
+                [sys.executable, "-c", START, str(home)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+            )
             for _ in range(2)
         ]
         outputs = [p.communicate(timeout=180) for p in procs]

@@ -17,13 +17,20 @@ def test_text_file_is_one_document_named_after_the_file(tmp_path):
 
 def test_json_turns_become_speaker_text_with_the_speaker_as_entity(tmp_path):
     path = tmp_path / "chat.json"
-    path.write_text(json.dumps([
-        {"speaker": "Alice", "text": "I lead Atlas.", "timestamp": "2024-03-01T10:00:00Z"},
-        {"speaker": "Bob", "text": "Great.", "mood": "happy"},
-    ]))
+    path.write_text(
+        json.dumps(
+            [
+                {"speaker": "Alice", "text": "I lead Atlas.", "timestamp": "2024-03-01T10:00:00Z"},
+                {"speaker": "Bob", "text": "Great.", "mood": "happy"},
+            ]
+        )
+    )
     first, second = read_items(str(path))
     assert (first.content, first.timestamp, list(first.entities)) == (
-        "Alice: I lead Atlas.", "2024-03-01T10:00:00Z", ["Alice"])
+        "Alice: I lead Atlas.",
+        "2024-03-01T10:00:00Z",
+        ["Alice"],
+    )
     assert (second.content, second.timestamp, second.metadata) == ("Bob: Great.", None, {"mood": "happy"})
 
 
@@ -50,7 +57,7 @@ def test_unknown_item_fields_are_refused(tmp_path):
 
 
 def test_missing_file():
-    with pytest.raises(InvalidInputError, match="cannot read /nonexistent/x.txt"):
+    with pytest.raises(InvalidInputError, match=r"cannot read /nonexistent/x\.txt"):
         read_items("/nonexistent/x.txt")
 
 
@@ -63,18 +70,27 @@ def test_locomo_time():
 
 def test_load_locomo(tmp_path):
     path = tmp_path / "l.json"
-    path.write_text(json.dumps([{
-        "sample_id": "conv-x",
-        "conversation": {
-            "speaker_a": "Ann", "speaker_b": "Ben",
-            "session_2": [{"speaker": "Ben", "dia_id": "D2:1", "text": "Later."}],
-            "session_2_date_time": "9:00 am on 2 June, 2023",
-            "session_1": [{"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Ben!"},
-                          {"speaker": "Ben", "dia_id": "D1:2", "text": "..."}],
-            "session_1_date_time": "1:56 pm on 8 May, 2023",
-        },
-        "qa": [{"question": "q", "answer": "a", "evidence": ["D1:1"], "category": 4}],
-    }]))
+    path.write_text(
+        json.dumps(
+            [
+                {
+                    "sample_id": "conv-x",
+                    "conversation": {
+                        "speaker_a": "Ann",
+                        "speaker_b": "Ben",
+                        "session_2": [{"speaker": "Ben", "dia_id": "D2:1", "text": "Later."}],
+                        "session_2_date_time": "9:00 am on 2 June, 2023",
+                        "session_1": [
+                            {"speaker": "Ann", "dia_id": "D1:1", "text": "Hi Ben!"},
+                            {"speaker": "Ben", "dia_id": "D1:2", "text": "..."},
+                        ],
+                        "session_1_date_time": "1:56 pm on 8 May, 2023",
+                    },
+                    "qa": [{"question": "q", "answer": "a", "evidence": ["D1:1"], "category": 4}],
+                }
+            ]
+        )
+    )
     (conv,) = load_locomo(path)
     assert conv.sample_id == "conv-x" and conv.speakers == ("Ann", "Ben")
     assert [i.content for i in conv.items] == ["Ann: Hi Ben!", "Ben: Later."]  # sessions in order
