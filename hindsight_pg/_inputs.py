@@ -92,6 +92,24 @@ def _item(record: Any, label: str) -> MemoryItem:
 
 # -- LoCoMo ----------------------------------------------------------------------------
 
+LOCOMO_ENV = "HINDSIGHT_LOCOMO"
+
+
+def find_locomo() -> Path | None:
+    """The LoCoMo development file: ``$HINDSIGHT_LOCOMO``, else ``shared/data/locomo/locomo_dev.json``
+    next to the project (``../shared`` from the source tree, as in this workplace), else None.
+    The data is read where it lies; it is never copied into the project."""
+    import os
+
+    if os.environ.get(LOCOMO_ENV):
+        return Path(os.environ[LOCOMO_ENV])
+    here = Path(__file__).resolve().parent.parent
+    for root in (here.parent, Path.cwd().parent, Path("/work")):
+        candidate = root / "shared" / "data" / "locomo" / "locomo_dev.json"
+        if candidate.exists():
+            return candidate
+    return None
+
 
 @dataclass(frozen=True)
 class LocomoConversation:

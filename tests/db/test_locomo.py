@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from hindsight_pg._inputs import load_locomo
+from hindsight_pg._inputs import find_locomo, load_locomo
 
-LOCOMO = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
+LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
 
 pytestmark = [
     pytest.mark.locomo,
     pytest.mark.slow,
-    pytest.mark.skipif(not LOCOMO.exists(), reason=f"LoCoMo data not found at {LOCOMO}"),
+    pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not found (set HINDSIGHT_LOCOMO)"),
 ]
 
 # Three questions of conv-26 chosen before running them (two temporal, one multi-hop)
