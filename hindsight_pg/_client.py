@@ -17,6 +17,7 @@ from typing import Any
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
+from psycopg.types.range import Range
 from psycopg.types.json import Jsonb
 
 from hindsight_pl import chunking, text
@@ -257,40 +258,49 @@ class Client:
         tags: Sequence[str] | None = None,
         tags_match: str = "any",
         query_timestamp: datetime | str | None = None,
+        temporal_window: tuple[datetime | str, datetime | str] | None = None,
+        fusion: str = "rrf",
+        cap_per_source: int | None = None,
+        arms: Sequence[str] | None = None,
+        passthrough: str = "normalized",
         trace: bool = False,
     ) -> RecallResponse:
         """Recall the memories of a bank that answer ``query``, best first, within ``max_tokens``.
 
-        Embeds the query and runs ``hindsight.recall`` (see its COMMENT for the
-        pipeline). ``budget`` is low | mid | high (100 / 300 / 1000 candidates
-        per arm); ``tags_match`` is any | all | any_strict | all_strict | exact.
-        With ``trace``, ``response.trace`` holds every stage's figures.
+        Embeds the query and runs ``hindsight.recall`` (docs/recall.md describes
+        every stage). ``budget`` is low | mid | high (100 / 300 / 1000 candidates
+        per arm unless the bank's config says otherwise); ``tags_match`` is any |
+        all | any_strict | all_strict | exact; ``temporal_window`` = (start, end)
+        runs the temporal arm over that span (naive datetimes are UTC); ``arms``
+        picks a subset of semantic, bm25, graph, temporal; ``fusion`` is rrf or
+        interleave; ``passthrough`` is normalized or rank_linear. With ``trace``,
+        ``response.trace`` holds every stage's figures.
 
         Raises :class:`BankNotFoundError` (naming the bank) and
-        :class:`InvalidInputError` for a bad budget, tags_match, type or query.
+        :class:`InvalidInputError` for a bad argument or query.
         """
         query = text.clean_text(query)
         if not text.is_meaningful(query):
             raise InvalidInputError(f"query is blank or has only punctuation: {query[:40]!r}")
+        window = None
+        if temporal_window is not None:
+            start, end = (_utc(v, "temporal_window") for v in temporal_window)
+            window = Range(start, end, "[]")
         embedding = self.embedder.embed([query], kind="query")[0]
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 "SELECT * FROM hindsight.recall(bank_id => %s, query => %s, query_embedding => %s,"
                 " budget => %s, max_tokens => %s, types => %s, tags => %s, tags_match => %s,"
-                " query_timestamp => %s, trace => %s)",
+                " query_timestamp => %s, trace => %s, temporal_window => %s::tstzrange, fusion => %s,"
+                " cap_per_source => %s, arms => %s, passthrough => %s)",
                 (
-                    bank_id,
-                    query,
-                    embedding,
-                    budget,
-                    max_tokens,
+                    bank_id, query, embedding, budget, max_tokens,
                     list(types) if types is not None else None,
                     list(tags) if tags is not None else None,
-                    tags_match,
-                    _utc(query_timestamp, "query_timestamp"),
-                    trace,
+                    tags_match, _utc(query_timestamp, "query_timestamp"), trace, window, fusion,
+                    cap_per_source, list(arms) if arms is not None else None, passthrough,
                 ),
-            )
+            )  # fmt: skip
             rows = cur.fetchall()
             trace_doc = None
             if trace:
@@ -299,18 +309,15 @@ class Client:
         return RecallResponse([_result(row) for row in rows], trace_doc)
 
 
-_SCORE_COLUMNS = (
-    "semantic_rank",
-    "semantic_score",
-    "bm25_rank",
-    "bm25_score",
-    "graph_rank",
-    "graph_score",
-    "temporal_rank",
-    "temporal_score",
-)
+_SCORE_COLUMNS = {
+    "score": "final", "rrf_score": "rrf", "rerank_score": "rerank", "recency": "recency",
+    "temporal_proximity": "temporal_proximity", "proof": "proof",
+    "semantic_rank": "semantic_rank", "semantic_score": "semantic_score", "bm25_rank": "bm25_rank",
+    "bm25_score": "bm25_score", "graph_rank": "graph_rank", "graph_score": "graph_score",
+    "temporal_rank": "temporal_rank", "temporal_score": "temporal_score",
+}  # fmt: skip
 
 
 def _result(row: dict[str, Any]) -> RecallResult:
-    scores = Scores(final=row.pop("score"), rrf=row.pop("rrf_score"), **{c: row.pop(c) for c in _SCORE_COLUMNS})
+    scores = Scores(**{field: row.pop(column) for column, field in _SCORE_COLUMNS.items()})
     return RecallResult(**row, scores=scores)

@@ -49,11 +49,22 @@ class RetainResult:
 
 @dataclass(frozen=True)
 class Scores:
-    """How a result was scored: ``final`` (the ranking score, in (0, 1]), the RRF score, and per arm
-    the 1-based rank and raw score (None when that arm did not return the unit)."""
+    """How a result was scored.
+
+    ``final`` ranks the results: ``rerank`` (the normalised cross-encoder score,
+    or the passthrough) times the recency, temporal-proximity and proof boosts,
+    plus any strategy bonus. ``recency``, ``temporal_proximity`` and ``proof``
+    are the signals in [0, 1] (``temporal_proximity`` is None without a query
+    window). Per arm: the 1-based rank and raw score, None when that arm did
+    not return the unit.
+    """
 
     final: float
     rrf: float
+    rerank: float
+    recency: float
+    temporal_proximity: float | None
+    proof: float
     semantic_rank: int | None = None
     semantic_score: float | None = None
     bm25_rank: int | None = None

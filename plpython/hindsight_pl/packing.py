@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from . import tokens
+
 
 def pack_by_tokens(token_counts: Sequence[int], max_tokens: int) -> list[int]:
     """Choose which ranked results fit in a token budget.
@@ -31,3 +33,27 @@ def pack_by_tokens(token_counts: Sequence[int], max_tokens: int) -> list[int]:
             kept.append(position)
             left -= count
     return kept or [1]
+
+
+def pack_chunks(texts: Sequence[str], max_tokens: int) -> list[tuple[int, str, int, bool]]:
+    """Pack source chunks, in the order given, into ``max_tokens`` cl100k_base tokens.
+
+    A chunk that fits is kept whole; the first that does not is cut to the
+    tokens left (when any are left) and marked truncated, and nothing follows
+    it. Returns ``(position (1-based), text, tokens, truncated)`` per kept chunk.
+    Raises ``ValueError`` for a negative budget.
+    """
+    if max_tokens < 0:
+        raise ValueError(f"max_tokens must be >= 0, got {max_tokens}")
+    packed: list[tuple[int, str, int, bool]] = []
+    left = max_tokens
+    for position, chunk in enumerate(texts, start=1):
+        ids = tokens.encode(chunk)
+        if len(ids) <= left:
+            packed.append((position, chunk, len(ids), False))
+            left -= len(ids)
+            continue
+        if left > 0:
+            packed.append((position, tokens.decode(ids[:left]), left, True))
+        break
+    return packed

@@ -34,3 +34,13 @@ def count_many(texts: Iterable[str]) -> list[int]:
     """Token counts of several texts, in order."""
     encode = _encoding().encode_ordinary
     return [len(encode(t)) for t in texts]
+
+
+def encode(text: str) -> list[int]:
+    """cl100k_base token ids of ``text`` (special-token strings as plain text)."""
+    return list(_encoding().encode_ordinary(text))
+
+
+def decode(ids: list[int]) -> str:
+    """The text of cl100k_base token ids; a cut inside a multi-byte character is replaced by U+FFFD."""
+    return str(_encoding().decode(ids, errors="replace"))

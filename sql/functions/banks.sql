@@ -6,13 +6,46 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
     SELECT '{
         "recall_budgets": {"low": 100, "mid": 300, "high": 1000},
+        "budget_function": "fixed",
+        "adaptive_ratios": {"low": 0.025, "mid": 0.075, "high": 0.25},
+        "adaptive_min": 20,
+        "adaptive_max": 2000,
         "rrf_k": 60,
+        "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 1.0, "temporal": 1.0},
+        "strategy_boosts": {},
+        "reranker_max_candidates": 300,
+        "graph_seed_limit": 20,
+        "graph_seed_min_similarity": 0.3,
+        "graph_entity_fanout": 200,
+        "graph_common_entity_share": 0.1,
+        "graph_common_entity_min_units": 20,
+        "graph_semantic_floor": 0.3,
+        "graph_max_hops": 2,
+        "graph_hop_decay": 0.5,
+        "temporal_pool_size": 60,
+        "temporal_min_similarity": 0.1,
+        "temporal_buckets": 8,
+        "temporal_entry_points": 10,
+        "temporal_max_rounds": 5,
+        "temporal_links_per_node": 10,
+        "temporal_min_link_weight": 0.1,
+        "temporal_decay": 0.7,
+        "temporal_spread_threshold": 0.2,
+        "temporal_no_date_score": 0.3,
+        "temporal_link_boosts": {"temporal": 1.0, "causes": 2.0, "caused_by": 2.0, "enables": 1.5, "prevents": 1.5},
+        "recency_function": "linear",
+        "recency_horizon_days": 365,
+        "recency_half_life_days": 90,
+        "recency_alpha": 0.2,
+        "temporal_alpha": 0.2,
+        "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
         "text_search_config": "english"
     }'::jsonb
 $$;
 COMMENT ON FUNCTION hindsight._default_config() IS
-    'Database-wide defaults that a bank''s config overrides key by key (recall_budgets merges per budget).';
+    'Database-wide defaults that a bank''s config overrides key by key (object values merge per key). '
+    'See docs/recall.md for what each key does.';
 
 CREATE OR REPLACE FUNCTION hindsight._check_config(config jsonb)
 RETURNS jsonb
@@ -20,8 +53,14 @@ LANGUAGE plpgsql IMMUTABLE
 SET search_path FROM CURRENT
 AS $$
 DECLARE
-    key text;
-    allowed text[] := ARRAY(SELECT jsonb_object_keys(hindsight._default_config()) ORDER BY 1);
+    defaults jsonb := hindsight._default_config();
+    config_key text;
+    config_value jsonb;
+    expected text;
+    bad text;
+    integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
+        'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
+        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units'];
 BEGIN
     IF config IS NULL THEN
         RETURN '{}'::jsonb;
@@ -30,28 +69,55 @@ BEGIN
         RAISE EXCEPTION 'bank config must be a JSON object, not %', jsonb_typeof(config)
             USING ERRCODE = '22023';
     END IF;
-    FOR key IN SELECT jsonb_object_keys(config) LOOP
-        IF NOT key = ANY (allowed) THEN
-            RAISE EXCEPTION 'unknown bank config key "%"', key
-                USING ERRCODE = '22023', HINT = format('Known keys: %s.', array_to_string(allowed, ', '));
+    FOR config_key, config_value IN SELECT * FROM jsonb_each(config) LOOP
+        IF NOT defaults ? config_key THEN
+            RAISE EXCEPTION 'unknown bank config key "%"', config_key
+                USING ERRCODE = '22023', HINT = format('Known keys: %s.',
+                    (SELECT string_agg(k, ', ' ORDER BY k) FROM jsonb_object_keys(defaults) k));
+        END IF;
+        expected := jsonb_typeof(defaults->config_key);
+        IF jsonb_typeof(config_value) <> expected THEN
+            RAISE EXCEPTION 'bank config "%" must be a JSON %, got %', config_key, expected, config_value
+                USING ERRCODE = '22023';
+        END IF;
+        IF expected = 'number' AND (config_value::text::numeric < 0
+                OR (config_key = ANY (integer_keys) AND (config_value::text::numeric < 1
+                    OR config_value::text::numeric <> trunc(config_value::text::numeric)))) THEN
+            RAISE EXCEPTION 'bank config "%" must be %, got %', config_key,
+                CASE WHEN config_key = ANY (integer_keys) THEN 'an integer >= 1' ELSE 'a number >= 0' END, config_value
+                USING ERRCODE = '22023';
+        END IF;
+        IF config_key = 'strategy_boosts' THEN
+            SELECT format('"%s": "%s"', b.key, b.value #>> '{}') INTO bad FROM jsonb_each(config_value) b
+            WHERE b.key NOT IN ('semantic', 'bm25', 'graph', 'temporal')
+               OR coalesce(b.value #>> '{}', '') NOT IN ('low', 'medium', 'high') LIMIT 1;
+            IF bad IS NOT NULL THEN
+                RAISE EXCEPTION 'strategy_boosts entry % is not an arm with a tier', bad
+                    USING ERRCODE = '22023',
+                          HINT = 'Arms: semantic, bm25, graph, temporal; tiers: low, medium, high.';
+            END IF;
+        ELSIF expected = 'object' THEN
+            SELECT b.key INTO bad FROM jsonb_each(config_value) b
+            WHERE NOT (defaults->config_key) ? b.key OR jsonb_typeof(b.value) <> 'number' OR b.value::text::numeric < 0
+            LIMIT 1;
+            IF bad IS NOT NULL THEN
+                RAISE EXCEPTION 'bank config "%" has a bad entry "%"', config_key, bad
+                    USING ERRCODE = '22023', HINT = format('Keys: %s; values: numbers >= 0.',
+                        (SELECT string_agg(k, ', ') FROM jsonb_object_keys(defaults->config_key) k));
+            END IF;
+            IF config_key = 'recall_budgets' AND EXISTS (SELECT FROM jsonb_each(config_value) b
+                    WHERE b.value::text::numeric < 1 OR b.value::text::numeric <> trunc(b.value::text::numeric)) THEN
+                RAISE EXCEPTION 'recall_budgets must map low, mid, high to integers >= 1, got %', config_value
+                    USING ERRCODE = '22023';
+            END IF;
         END IF;
     END LOOP;
-    IF config ? 'recall_budgets' THEN
-        IF jsonb_typeof(config->'recall_budgets') <> 'object' OR EXISTS (
-            SELECT FROM jsonb_each(config->'recall_budgets') b
-            WHERE b.key NOT IN ('low', 'mid', 'high') OR jsonb_typeof(b.value) <> 'number'
-               OR (b.value)::numeric < 1 OR (b.value)::numeric > 10000
-               OR (b.value)::numeric <> trunc((b.value)::numeric)) THEN
-            RAISE EXCEPTION 'recall_budgets must map low, mid, high to integers in [1, 10000], got %',
-                config->'recall_budgets' USING ERRCODE = '22023';
-        END IF;
+    IF config->>'budget_function' NOT IN ('fixed', 'adaptive') THEN
+        RAISE EXCEPTION 'budget_function must be fixed or adaptive, got "%"', config->>'budget_function'
+            USING ERRCODE = '22023';
     END IF;
-    IF config ? 'rrf_k' AND (jsonb_typeof(config->'rrf_k') <> 'number' OR (config->>'rrf_k')::numeric < 0) THEN
-        RAISE EXCEPTION 'rrf_k must be a number >= 0, got %', config->'rrf_k' USING ERRCODE = '22023';
-    END IF;
-    IF config ? 'hnsw_min_units' AND (jsonb_typeof(config->'hnsw_min_units') <> 'number'
-                                      OR (config->>'hnsw_min_units')::numeric < 1) THEN
-        RAISE EXCEPTION 'hnsw_min_units must be an integer >= 1, got %', config->'hnsw_min_units'
+    IF config->>'recency_function' NOT IN ('linear', 'exponential', 'none') THEN
+        RAISE EXCEPTION 'recency_function must be linear, exponential or none, got "%"', config->>'recency_function'
             USING ERRCODE = '22023';
     END IF;
     IF config ? 'text_search_config' THEN
@@ -66,7 +132,8 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._check_config(jsonb) IS
-    'Validates a bank config (known keys, types, ranges) and returns it; raises 22023 naming the bad key.';
+    'Validates a bank config against hindsight._default_config() (known keys, JSON types, ranges, enums, '
+    'strategy_boosts arms and tiers) and returns it; raises 22023 naming the bad key.';
 
 CREATE OR REPLACE FUNCTION hindsight.create_bank(
     bank_id text,
@@ -126,9 +193,10 @@ BEGIN
         RAISE EXCEPTION 'unknown bank "%"', bank_id
             USING ERRCODE = 'HS404', HINT = 'Create it first with hindsight.create_bank(bank_id => ...).';
     END IF;
-    RETURN defaults || own
-        || jsonb_build_object('recall_budgets',
-                              (defaults->'recall_budgets') || coalesce(own->'recall_budgets', '{}'::jsonb));
+    RETURN defaults || own || coalesce((
+        SELECT jsonb_object_agg(d.key, d.value || (own->d.key))
+        FROM jsonb_each(defaults) d
+        WHERE jsonb_typeof(d.value) = 'object' AND own ? d.key), '{}'::jsonb);
 END
 $$;
 COMMENT ON FUNCTION hindsight.bank_config(text) IS

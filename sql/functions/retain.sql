@@ -154,15 +154,14 @@ BEGIN
         WHERE btrim(e) <> ''
     ),
     ent AS (
-        INSERT INTO hindsight.entities AS en (bank_id, canonical_name, first_seen, last_seen, mention_count)
-        SELECT retain.bank_id, (array_agg(m.name ORDER BY m.n))[1], min(m.mentioned_at), max(m.mentioned_at),
-               count(DISTINCT m.unit_id)
+        -- mention_count follows unit_entities (a trigger); here only names and dates
+        INSERT INTO hindsight.entities AS en (bank_id, canonical_name, first_seen, last_seen)
+        SELECT retain.bank_id, (array_agg(m.name ORDER BY m.n))[1], min(m.mentioned_at), max(m.mentioned_at)
         FROM mentions m
         GROUP BY lower(m.name)
         ON CONFLICT (bank_id, lower(canonical_name)) DO UPDATE
         SET first_seen = least(en.first_seen, excluded.first_seen),
-            last_seen = greatest(en.last_seen, excluded.last_seen),
-            mention_count = en.mention_count + excluded.mention_count
+            last_seen = greatest(en.last_seen, excluded.last_seen)
         RETURNING en.id, lower(en.canonical_name) AS lname
     ),
     linked AS (

@@ -6,10 +6,12 @@ CREATE TABLE hindsight.banks (
                CHECK (btrim(bank_id) <> '' AND length(bank_id) <= 200),
     name       text,
     config     jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(config) = 'object'),
+    unit_count int NOT NULL DEFAULT 0 CHECK (unit_count >= 0),
     created_at timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE hindsight.banks IS
-    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config().';
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config(); '
+    'unit_count is kept by triggers on memory_units.';
 
 CREATE TABLE hindsight.documents (
     bank_id       text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -72,7 +74,7 @@ CREATE TABLE hindsight.entities (
     canonical_name text NOT NULL CHECK (btrim(canonical_name) <> ''),
     first_seen     timestamptz,
     last_seen      timestamptz,
-    mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),
+    mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),  -- units linked, kept by triggers
     PRIMARY KEY (bank_id, id)
 );
 COMMENT ON TABLE hindsight.entities IS
@@ -119,6 +121,40 @@ CREATE TYPE hindsight._fused_hit AS (
     temporal_rank  int,
     temporal_score float8
 );
+
+-- A candidate after the rerank stage and combined scoring (hindsight.recall_finish).
+CREATE TYPE hindsight._scored_candidate AS (
+    unit_id      uuid,
+    final_score  float8,
+    rerank_raw   float8,
+    rerank_score float8,
+    recency      float8,
+    proof        float8,
+    token_count  int
+);
+
+-- A candidate after fusion and the rerank pre-filter: what hindsight.recall_candidates
+-- hands to a cross-encoder (rerank_text) and hindsight.recall_finish scores.
+CREATE TYPE hindsight.recall_candidate AS (
+    candidate_rank     int,
+    unit_id            uuid,
+    rerank_text        text,
+    rrf_score          float8,
+    semantic_rank      int,
+    semantic_score     float8,
+    bm25_rank          int,
+    bm25_score         float8,
+    graph_rank         int,
+    graph_score        float8,
+    temporal_rank      int,
+    temporal_score     float8,
+    temporal_proximity float8,
+    boost_additive     float8
+);
+COMMENT ON TYPE hindsight.recall_candidate IS
+    'A recall candidate: its position after fusion (1-based), the text a cross-encoder scores, its fused '
+    '(boosted) RRF score, each arm''s rank and score, its proximity to the query window (NULL without one) '
+    'and the additive strategy bonus of the boosted arms that found it.';
 
 -- pg_dump keeps the rows of these tables (the extension owns their definitions).
 SELECT pg_catalog.pg_extension_config_dump('hindsight.banks', '');

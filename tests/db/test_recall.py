@@ -29,7 +29,7 @@ def fill(db, bank_id: str, n: int, fact_type: str = "world", seed: float = 0.5) 
 def test_rrf_of_ranks_one_and_five(db):
     rows = db.execute(
         """SELECT unit_id::text, round(rrf_score::numeric, 6)::float8, semantic_rank, bm25_rank, bm25_score
-           FROM hindsight._rrf_fuse(ARRAY[
+           FROM hindsight._fuse(ARRAY[
                ('semantic', 'aaaaaaaa-0000-0000-0000-000000000000', 1, 0.9),
                ('bm25', 'aaaaaaaa-0000-0000-0000-000000000000', 5, 0.2),
                ('bm25', 'bbbbbbbb-0000-0000-0000-000000000000', 1, 0.7)]::hindsight._arm_hit[])
@@ -52,9 +52,13 @@ def test_scores_are_rrf_over_the_best_rrf(db):
     assert rows[0]["semantic_score"] == pytest.approx(1.0)
     assert rows[1]["semantic_score"] == pytest.approx(0.707107, abs=1e-5)  # cos 45 degrees
     assert rows[2]["semantic_score"] == pytest.approx(0.0, abs=1e-6)
-    # rrf = 1/61, 1/62, 1/63; score = rrf / (1/61)
+    # rrf = 1/61, 1/62, 1/63; passthrough rerank score = rrf / (1/61)
     assert [round(r["rrf_score"], 6) for r in rows] == [0.016393, 0.016129, 0.015873]
-    assert [round(r["score"], 6) for r in rows] == [1.0, 0.983871, 0.968254]
+    assert [round(r["rerank_score"], 6) for r in rows] == [1.0, 0.983871, 0.968254]
+    # retained just now: recency 1.0 -> boost 1 + 0.2 * (1.0 - 0.5) = 1.1; no window, no proof: neutral
+    assert [r["recency"] for r in rows] == [pytest.approx(1.0, abs=1e-6)] * 3
+    assert [(r["temporal_proximity"], r["proof"]) for r in rows] == [(None, 0.5)] * 3
+    assert [round(r["score"], 6) for r in rows] == [1.1, 1.082258, 1.065079]
     assert [r["rank"] for r in rows] == [1, 2, 3]
 
 
@@ -279,7 +283,7 @@ def test_recall_json_and_trace(db):
     assert [h["rank"] for h in trace["arms"]["semantic"]["hits"]] == [1, 2]
     assert len(trace["arms"]["bm25"]["hits"]) == 1
     assert trace["fusion"] == trace["fusion"] | {"method": "rrf", "k": 60, "fused": 2}
-    assert trace["packing"] | {"ms": 0} == {"candidates": 2, "kept": 2, "tokens": 10, "ms": 0}
+    assert trace["packing"] == {"candidates": 2, "kept": 2, "tokens": 10, "max_tokens": 4096}
     assert trace["total_ms"] >= trace["arms"]["semantic"]["ms"]
     (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples')").fetchone()
     assert plain["trace"] is None and len(plain["results"]) == 1
@@ -301,10 +305,12 @@ def test_client_recall_returns_typed_results_and_trace(client):
     client.create_bank("b")
     client.retain("b", "Priya is the tech lead of Project Falcon.", timestamp="2025-01-13T10:30:00+00:00")
     client.retain("b", "Tom goes bouldering on Saturdays.")
-    response = client.recall("b", "Who leads Falcon?", trace=True)
+    response = client.recall("b", "Who leads Falcon?", trace=True, query_timestamp="2025-01-13T10:30:00Z")
     top = response.results[0]
     assert top.text == "Priya is the tech lead of Project Falcon."
-    assert (top.rank, top.fact_type, top.scores.final) == (1, "world", 1.0)
+    # the top passthrough score is 1.0; recalled the moment it was said: recency 1.0, boost 1.1
+    assert (top.rank, top.fact_type, top.scores.rerank, top.scores.recency) == (1, "world", 1.0, 1.0)
+    assert top.scores.final == pytest.approx(1.1)
     assert top.scores.semantic_rank == 1 and top.scores.bm25_rank == 1
     assert top.mentioned_at.isoformat() == "2025-01-13T10:30:00+00:00"
     assert response.trace["query"] == "Who leads Falcon?"

@@ -1,0 +1,384 @@
+-- The four retrieval arms. Each returns its hits ranked 1..n (hindsight._arm_hit[])
+-- and applies the same filters: bank, fact types, tags.
+
+CREATE OR REPLACE FUNCTION hindsight._semantic_arm(
+    bank_id text,
+    query_embedding vector,
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int
+)
+RETURNS hindsight._arm_hit[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    hits hindsight._arm_hit[];
+BEGIN
+    -- EXECUTE ... USING plans the statement once with these values, so the bank
+    -- id is a constant and the planner can prove that a bank's partial HNSW index
+    -- applies; a small bank without one is scanned exactly. ef_search and the
+    -- iterative scan hold for this call only (the SET clause restores them).
+    PERFORM set_config('hnsw.ef_search', least(recall_budget, 1000)::text, true);
+    PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
+    EXECUTE $sql$
+        SELECT coalesce(array_agg(ROW('semantic', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+        FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
+              FROM (SELECT u.id, 1 - (u.embedding <=> $2) AS score
+                    FROM hindsight.memory_units u
+                    WHERE u.bank_id = $1
+                      AND ($3::text[] IS NULL OR u.fact_type = ANY ($3))
+                      AND hindsight._tags_match(u.tags, $4, $5)
+                    ORDER BY u.embedding <=> $2
+                    LIMIT $6) n) s
+    $sql$
+    INTO hits
+    USING bank_id, query_embedding, types, tags, tags_match, recall_budget;
+    RETURN hits;
+END
+$$;
+COMMENT ON FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, int) IS
+    'Semantic arm: the recall_budget units nearest to the query embedding by cosine distance (score = cosine '
+    'similarity), through the bank''s partial HNSW index (ef_search = min(recall_budget, 1000), iterative scan) '
+    'or an exact scan for a small bank.';
+
+CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
+    bank_id text,
+    keyword_query tsquery,
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int
+)
+RETURNS hindsight._arm_hit[]
+LANGUAGE sql STABLE
+AS $$
+    SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
+          FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score
+                FROM hindsight.memory_units u
+                WHERE u.bank_id = _keyword_arm.bank_id
+                  AND u.search_vector @@ keyword_query
+                  AND (types IS NULL OR u.fact_type = ANY (types))
+                  AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
+                ORDER BY 2 DESC, u.id
+                LIMIT recall_budget) n) s
+$$;
+COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int) IS
+    'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties by id, '
+    'LIMIT recall_budget.';
+
+CREATE OR REPLACE FUNCTION hindsight._graph_expand(
+    bank_id text,
+    from_ids uuid[],
+    exclude_ids uuid[],
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int,
+    entity_fanout int,
+    max_entity_units float8
+)
+RETURNS TABLE (unit_id uuid, shared_entities int, semantic_weight float8, causal_weight float8)
+LANGUAGE sql STABLE
+AS $$
+    -- One hop from from_ids, three ways, each limited to recall_budget candidates:
+    -- units sharing entities (at most entity_fanout units per entity, counted as
+    -- distinct shared entities), semantic links in both directions (highest
+    -- weight), outgoing causal links (highest weight). An entity linked to more
+    -- than max_entity_units units is common (a speaker on every turn, the user
+    -- in every fact) and is not evidence of anything: it is not followed.
+    WITH seed_entities AS (
+        SELECT DISTINCT ue.entity_id
+        FROM hindsight.unit_entities ue
+        JOIN hindsight.entities en ON en.bank_id = ue.bank_id AND en.id = ue.entity_id
+        WHERE ue.bank_id = _graph_expand.bank_id AND ue.unit_id = ANY (from_ids)
+          AND en.mention_count <= max_entity_units
+    ),
+    by_entity AS (
+        SELECT x.unit_id, count(DISTINCT e.entity_id)::int AS shared
+        FROM seed_entities e
+        CROSS JOIN LATERAL (
+            SELECT ue.unit_id FROM hindsight.unit_entities ue
+            WHERE ue.bank_id = _graph_expand.bank_id AND ue.entity_id = e.entity_id
+              AND NOT ue.unit_id = ANY (exclude_ids)
+            ORDER BY ue.unit_id
+            LIMIT entity_fanout) x
+        GROUP BY x.unit_id
+    ),
+    entity_hits AS (
+        SELECT b.unit_id, b.shared
+        FROM by_entity b
+        JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = b.unit_id
+        WHERE (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+        ORDER BY b.shared DESC, b.unit_id
+        LIMIT recall_budget
+    ),
+    semantic_hits AS (
+        SELECT n.unit_id, max(n.weight) AS weight
+        FROM (SELECT l.to_unit_id AS unit_id, l.weight FROM hindsight.memory_links l
+              WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.from_unit_id = ANY (from_ids)
+              UNION ALL
+              SELECT l.from_unit_id, l.weight FROM hindsight.memory_links l
+              WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.to_unit_id = ANY (from_ids)) n
+        JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = n.unit_id
+        WHERE NOT n.unit_id = ANY (exclude_ids)
+          AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+        GROUP BY n.unit_id
+        ORDER BY 2 DESC, 1
+        LIMIT recall_budget
+    ),
+    causal_hits AS (
+        SELECT l.to_unit_id AS unit_id, max(l.weight) AS weight
+        FROM hindsight.memory_links l
+        JOIN hindsight.memory_units u ON u.bank_id = l.bank_id AND u.id = l.to_unit_id
+        WHERE l.bank_id = _graph_expand.bank_id AND l.from_unit_id = ANY (from_ids)
+          AND l.link_type IN ('causes', 'caused_by', 'enables', 'prevents')
+          AND NOT l.to_unit_id = ANY (exclude_ids)
+          AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+        GROUP BY l.to_unit_id
+        ORDER BY 2 DESC, 1
+        LIMIT recall_budget
+    )
+    SELECT unit_id, coalesce(e.shared, 0), coalesce(s.weight, 0.0), coalesce(c.weight, 0.0)
+    FROM entity_hits e
+    FULL JOIN semantic_hits s USING (unit_id)
+    FULL JOIN causal_hits c USING (unit_id)
+$$;
+COMMENT ON FUNCTION hindsight._graph_expand(text, uuid[], uuid[], text[], text[], text, int, int, float8) IS
+    'One hop of the graph arm from from_ids (excluding exclude_ids): per reached unit, the number of distinct '
+    'entities it shares with from_ids, its highest semantic link weight (either direction) and its highest '
+    'outgoing causal link weight (causes, caused_by, enables, prevents). Each way keeps recall_budget units. '
+    'Entities linked to more than max_entity_units units are not followed.';
+
+CREATE OR REPLACE FUNCTION hindsight._graph_arm(
+    bank_id text,
+    query_embedding vector,
+    semantic_hits hindsight._arm_hit[],
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int,
+    config jsonb
+)
+RETURNS hindsight._arm_hit[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    seeds uuid[];
+    reached uuid[];
+    frontier uuid[];
+    hop int := 1;
+    found jsonb := '{}';  -- unit id -> [activation, cosine similarity to the query]
+    floor_similarity float8 := (config->>'graph_semantic_floor')::float8;
+    decay float8 := 1.0;
+    max_entity_units float8;
+    step jsonb;
+BEGIN
+    -- Seeds: the best semantic hits with cosine similarity >= graph_seed_min_similarity.
+    seeds := ARRAY(SELECT h.unit_id FROM unnest(semantic_hits) h
+                   WHERE h.score >= (config->>'graph_seed_min_similarity')::float8
+                   ORDER BY h.rank LIMIT (config->>'graph_seed_limit')::int);
+    IF cardinality(seeds) = 0 THEN
+        RETURN '{}';
+    END IF;
+    -- Common entities: linked to more than graph_common_entity_share of the
+    -- bank's units, and to more than graph_common_entity_min_units units.
+    SELECT greatest((_graph_arm.config->>'graph_common_entity_min_units')::float8,
+                    (_graph_arm.config->>'graph_common_entity_share')::float8 * b.unit_count)
+    INTO max_entity_units
+    FROM hindsight.banks b WHERE b.bank_id = _graph_arm.bank_id;
+    reached := seeds;
+    frontier := seeds;
+    WHILE hop <= (config->>'graph_max_hops')::int AND cardinality(frontier) > 0 LOOP
+        -- activation = tanh(0.5 * shared entities) + semantic weight + causal weight,
+        -- times graph_hop_decay per hop beyond the first. Only candidates with real
+        -- evidence stay: a shared entity, a causal link, or (reached through a
+        -- semantic link only) a cosine similarity to the query >= graph_semantic_floor.
+        SELECT coalesce(jsonb_object_agg(g.unit_id::text, jsonb_build_array(
+                   decay * (tanh(0.5 * g.shared_entities) + g.semantic_weight + g.causal_weight),
+                   CASE WHEN query_embedding IS NULL THEN 0 ELSE 1 - (u.embedding <=> query_embedding) END)), '{}')
+        INTO step
+        FROM hindsight._graph_expand(bank_id, frontier, reached, types, tags, tags_match, recall_budget,
+                                     (config->>'graph_entity_fanout')::int, max_entity_units) g
+        JOIN hindsight.memory_units u ON u.bank_id = _graph_arm.bank_id AND u.id = g.unit_id
+        WHERE g.shared_entities > 0 OR g.causal_weight > 0
+           OR (query_embedding IS NOT NULL AND 1 - (u.embedding <=> query_embedding) >= floor_similarity);
+        found := step || found;  -- a unit keeps the activation of the hop that reached it first
+        frontier := ARRAY(SELECT k::uuid FROM jsonb_object_keys(step) k);
+        reached := reached || frontier;
+        hop := hop + 1;
+        decay := decay * (config->>'graph_hop_decay')::float8;
+    END LOOP;
+    -- Ties in activation (common: many units share one entity) go to the unit
+    -- closer to the query.
+    RETURN (SELECT coalesce(array_agg(ROW('graph', a.id, a.rn, a.activation)::hindsight._arm_hit ORDER BY a.rn), '{}')
+            FROM (SELECT f.key::uuid AS id, (f.value->>0)::float8 AS activation,
+                         row_number() OVER (ORDER BY (f.value->>0)::float8 DESC, (f.value->>1)::float8 DESC,
+                                            f.key)::int AS rn
+                  FROM jsonb_each(found) f) a
+            WHERE a.rn <= recall_budget);
+END
+$$;
+COMMENT ON FUNCTION hindsight._graph_arm(text, vector, hindsight._arm_hit[], text[], text[], text, int, jsonb) IS
+    'Graph arm (link expansion, Hindsight TEMPR): from up to graph_seed_limit (20) semantic hits with cosine '
+    '>= graph_seed_min_similarity (0.3), expand through shared entities, semantic and causal links; activation '
+    '= tanh(0.5 * shared entities) + semantic weight + causal weight, in [0, 3]; hops beyond the first '
+    '(graph_max_hops, default 2) are multiplied by graph_hop_decay (0.5) per hop. Candidates need evidence: a '
+    'shared entity, a causal link, or cosine to the query >= graph_semantic_floor (0.3). Entities linked to more '
+    'than max(graph_common_entity_min_units (20), graph_common_entity_share (0.1) * bank units) units are not '
+    'followed. Ranked by activation, '
+    'ties by cosine to the query, LIMIT recall_budget.';
+
+CREATE OR REPLACE FUNCTION hindsight._temporal_arm(
+    bank_id text,
+    query_embedding vector,
+    temporal_window tstzrange,
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int,
+    config jsonb
+)
+RETURNS hindsight._arm_hit[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    entry_ids uuid[];
+    entry_scores float8[];
+    buckets int := (config->>'temporal_buckets')::int;
+    window_seconds float8 := extract(epoch FROM upper(temporal_window) - lower(temporal_window));
+BEGIN
+    -- Pool: units whose time overlaps the window (their occurred range overlaps
+    -- it, or mentioned_at / occurred_start / occurred_end falls in it), with
+    -- cosine similarity >= temporal_min_similarity, best first, at most
+    -- temporal_pool_size. Coverage: the window in temporal_buckets equal slices
+    -- by effective date; entry points round-robin over the slices (each slice's
+    -- best, then each slice's second, ...), at most temporal_entry_points.
+    -- An entry point's score is its temporal proximity.
+    WITH pool AS (
+        SELECT u.id,
+               CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity,
+               hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) AS unit_date,
+               hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
+                                    temporal_window) AS proximity
+        FROM hindsight.memory_units u
+        WHERE u.bank_id = _temporal_arm.bank_id
+          AND ((u.occurred_start IS NOT NULL AND u.occurred_end IS NOT NULL
+                AND tstzrange(u.occurred_start, u.occurred_end, '[]') && temporal_window)
+               OR u.mentioned_at <@ temporal_window
+               OR u.occurred_start <@ temporal_window
+               OR u.occurred_end <@ temporal_window)
+          AND (query_embedding IS NULL
+               OR 1 - (u.embedding <=> query_embedding) >= (config->>'temporal_min_similarity')::float8)
+          AND (types IS NULL OR u.fact_type = ANY (types))
+          AND hindsight._tags_match(u.tags, _temporal_arm.tags, tags_match)
+        ORDER BY 2 DESC, u.id
+        LIMIT (config->>'temporal_pool_size')::int
+    ),
+    bucketed AS (
+        SELECT p.*, row_number() OVER (PARTITION BY p.bucket ORDER BY p.similarity DESC, p.id) AS turn
+        FROM (SELECT pool.*,
+                     CASE WHEN window_seconds <= 0 THEN 0
+                          ELSE greatest(0, least(buckets - 1, floor(
+                              extract(epoch FROM pool.unit_date - lower(temporal_window)) / window_seconds * buckets)))
+                     END AS bucket
+              FROM pool) p
+    ),
+    entries AS (
+        SELECT b.id, b.proximity FROM bucketed b
+        ORDER BY b.turn, b.bucket
+        LIMIT (config->>'temporal_entry_points')::int
+    )
+    SELECT array_agg(e.id), array_agg(e.proximity) INTO entry_ids, entry_scores FROM entries e;
+    IF entry_ids IS NULL THEN
+        RETURN '{}';
+    END IF;
+    RETURN (SELECT coalesce(array_agg(ROW('temporal', s.unit_id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+            FROM (SELECT t.unit_id, t.score, row_number() OVER (ORDER BY t.score DESC, t.unit_id)::int AS rn
+                  FROM hindsight._temporal_spread(bank_id, entry_ids, entry_scores, temporal_window, types, tags,
+                                                  tags_match, recall_budget, config) t) s);
+END
+$$;
+COMMENT ON FUNCTION hindsight._temporal_arm(text, vector, tstzrange, text[], text[], text, int, jsonb) IS
+    'Temporal arm (Hindsight TEMPR): a pool of units overlapping the window (cosine >= 0.1, best 60), entry '
+    'points chosen round-robin over 8 equal slices of the window (up to 10, scored by proximity), then '
+    'spreading along temporal and causal links (hindsight._temporal_spread). Ranked by score, LIMIT recall_budget.';
+
+CREATE OR REPLACE FUNCTION hindsight._temporal_spread(
+    bank_id text,
+    entry_ids uuid[],
+    entry_scores float8[],
+    temporal_window tstzrange,
+    types text[],
+    tags text[],
+    tags_match text,
+    max_nodes int,
+    config jsonb
+)
+RETURNS TABLE (unit_id uuid, score float8)
+LANGUAGE plpython3u STABLE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+import json
+plan = GD.get("hindsight_spread_plan")
+if plan is None:
+    plan = plpy.prepare(
+        "SELECT * FROM hindsight._temporal_links($1, $2, $3, $4, $5, $6, $7, $8)",
+        ["text", "uuid[]", "tstzrange", "text[]", "text[]", "text", "int", "float8"],
+    )
+    GD["hindsight_spread_plan"] = plan
+cfg = json.loads(config)
+params = hpl.spreading.SpreadParams.from_config(cfg)
+
+def fetch(frontier):
+    rows = plpy.execute(plan, [bank_id, frontier, temporal_window, types, tags, tags_match,
+                               params.links_per_node, params.min_link_weight])
+    return [hpl.spreading.Link(r["from_unit_id"], r["to_unit_id"], r["link_type"], r["weight"], r["proximity"])
+            for r in rows]
+
+scores = hpl.spreading.spread(dict(zip(entry_ids, entry_scores)), fetch, params, max_nodes)
+return list(scores.items())
+$$;
+COMMENT ON FUNCTION hindsight._temporal_spread(text, uuid[], float8[], tstzrange, text[], text[], text, int, jsonb) IS
+    'Spreading activation of the temporal arm from its entry points (ids and proximity scores) along temporal '
+    'and causal links; see hindsight_pl.spreading.spread for the rule. Returns every reached unit with its score.';
+
+CREATE OR REPLACE FUNCTION hindsight._temporal_links(
+    bank_id text,
+    from_ids uuid[],
+    temporal_window tstzrange,
+    types text[],
+    tags text[],
+    tags_match text,
+    links_per_node int,
+    min_weight float8
+)
+RETURNS TABLE (from_unit_id text, to_unit_id text, link_type text, weight float8, proximity float8)
+LANGUAGE sql STABLE
+AS $$
+    -- For each unit of from_ids, its links_per_node strongest outgoing temporal
+    -- and causal links of weight >= min_weight, to units that pass the filters;
+    -- proximity is NULL for a target without any date.
+    SELECT l.from_unit_id::text, l.to_unit_id::text, l.link_type, l.weight,
+           CASE WHEN u.occurred_start IS NULL AND u.occurred_end IS NULL AND u.mentioned_at IS NULL THEN NULL
+                ELSE hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
+                                          temporal_window) END
+    FROM unnest(from_ids) AS f(id)
+    CROSS JOIN LATERAL (
+        SELECT m.from_unit_id, m.to_unit_id, m.link_type, m.weight FROM hindsight.memory_links m
+        WHERE m.bank_id = _temporal_links.bank_id AND m.from_unit_id = f.id
+          AND m.link_type IN ('temporal', 'causes', 'caused_by', 'enables', 'prevents') AND m.weight >= min_weight
+        ORDER BY m.weight DESC, m.to_unit_id
+        LIMIT links_per_node) l
+    JOIN hindsight.memory_units u ON u.bank_id = _temporal_links.bank_id AND u.id = l.to_unit_id
+    WHERE (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _temporal_links.tags, tags_match)
+    ORDER BY l.from_unit_id, l.weight DESC, l.to_unit_id
+$$;
+COMMENT ON FUNCTION hindsight._temporal_links(text, uuid[], tstzrange, text[], text[], text, int, float8) IS
+    'Links the temporal arm spreads along: per source unit its strongest outgoing temporal/causal links '
+    '(weight >= min_weight, at most links_per_node) to units passing the filters, with the target''s proximity '
+    'to the window (NULL when it has no date).';

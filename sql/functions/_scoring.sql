@@ -1,0 +1,158 @@
+-- Per-unit signals and the combined score (Hindsight TEMPR, "combined scoring").
+-- Each boost is 1 + alpha * (signal - 0.5), so a neutral signal (0.5) leaves the
+-- score as it is; the defaults alpha = 0.2 (recency), 0.2 (temporal), 0.1 (proof)
+-- bound the product to [0.7695, 1.2705].
+
+CREATE OR REPLACE FUNCTION hindsight._effective_date(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(occurred_start, mentioned_at, occurred_end)
+$$;
+COMMENT ON FUNCTION hindsight._effective_date(timestamptz, timestamptz, timestamptz) IS
+    'The date a unit is filed under: occurred_start, else mentioned_at, else occurred_end (NULL when none).';
+
+CREATE OR REPLACE FUNCTION hindsight._best_date(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN occurred_start IS NOT NULL AND occurred_end IS NOT NULL
+                THEN occurred_start + (occurred_end - occurred_start) / 2
+                ELSE coalesce(occurred_start, occurred_end, mentioned_at) END
+$$;
+COMMENT ON FUNCTION hindsight._best_date(timestamptz, timestamptz, timestamptz) IS
+    'The date temporal proximity measures from: the midpoint of occurred_start and occurred_end when both '
+    'exist, else whichever exists, else mentioned_at.';
+
+CREATE OR REPLACE FUNCTION hindsight._proximity(
+    best_date timestamptz,
+    temporal_window tstzrange
+)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- 1 - min(|best - window_mid| / (window_length / 2), 1); 0.5 without a date;
+    -- NULL without a window. A zero-length window gives 1 at its instant, else 0.
+    SELECT CASE
+        WHEN temporal_window IS NULL THEN NULL
+        WHEN best_date IS NULL THEN 0.5
+        WHEN upper(temporal_window) = lower(temporal_window) THEN
+            CASE WHEN best_date = lower(temporal_window) THEN 1.0 ELSE 0.0 END
+        ELSE 1.0 - least(
+            abs(extract(epoch FROM best_date - (lower(temporal_window)
+                + (upper(temporal_window) - lower(temporal_window)) / 2)))::float8
+            / (extract(epoch FROM upper(temporal_window) - lower(temporal_window))::float8 / 2), 1.0)
+    END
+$$;
+COMMENT ON FUNCTION hindsight._proximity(timestamptz, tstzrange) IS
+    'Temporal proximity of a date to a query window, in [0, 1]: 1 - min(|date - window midpoint| / '
+    '(window length / 2), 1). 0.5 when the unit has no date; NULL when there is no window.';
+
+CREATE OR REPLACE FUNCTION hindsight._recency(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz,
+    query_timestamp timestamptz,
+    method text DEFAULT 'linear',
+    horizon_days float8 DEFAULT 365,
+    half_life_days float8 DEFAULT 90
+)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Age in days from the unit's date to query_timestamp. A unit stored as a
+    -- whole coarse period (27 days or more, i.e. a calendar month or longer) is
+    -- aged from the period's end and capped at 0.5: never stale while it runs,
+    -- never boosted.
+    WITH d AS (
+        SELECT CASE WHEN occurred_start IS NOT NULL AND occurred_end IS NOT NULL
+                         AND occurred_end - occurred_start >= interval '27 days'
+                    THEN occurred_end
+                    ELSE hindsight._effective_date(occurred_start, occurred_end, mentioned_at) END AS unit_date,
+               occurred_start IS NOT NULL AND occurred_end IS NOT NULL
+                   AND occurred_end - occurred_start >= interval '27 days' AS coarse
+    ), r AS (
+        SELECT d.coarse, CASE
+            WHEN method = 'none' OR d.unit_date IS NULL THEN 0.5
+            WHEN d.unit_date > query_timestamp THEN 1.0
+            WHEN method = 'exponential' THEN
+                least(power(0.5, extract(epoch FROM query_timestamp - d.unit_date)::float8 / 86400 / half_life_days), 1.0)
+            ELSE greatest(least(1.0 - extract(epoch FROM query_timestamp - d.unit_date)::float8 / 86400 / horizon_days,
+                                1.0), 0.1)
+        END AS value
+        FROM d
+    )
+    SELECT CASE WHEN r.coarse AND method <> 'none' THEN least(r.value, 0.5) ELSE r.value END FROM r
+$$;
+COMMENT ON FUNCTION hindsight._recency(timestamptz, timestamptz, timestamptz, timestamptz, text, float8, float8) IS
+    'Recency signal in [0, 1] of a unit at query_timestamp. Date: occurred_start, else mentioned_at, else '
+    'occurred_end; a coarse period (>= 27 days) counts from its end and is capped at 0.5. linear: '
+    'clamp(1 - days/horizon_days, 0.1, 1); exponential: min(0.5^(days/half_life_days), 1); none: 0.5. '
+    'No date: 0.5; a future date: 1.0 (Hindsight TEMPR).';
+
+CREATE OR REPLACE FUNCTION hindsight._proof(proof_count int)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN proof_count IS NULL OR proof_count < 1 THEN 0.5
+                ELSE greatest(0.0, least(1.0, 0.5 + ln(proof_count) / 10)) END
+$$;
+COMMENT ON FUNCTION hindsight._proof(int) IS
+    'Proof signal of an observation: clamp(0.5 + ln(proof_count)/10, 0, 1) (1 -> 0.5, 3 -> 0.61, 10 -> 0.73, '
+    '150 -> 1.0); 0.5 when proof_count is NULL.';
+
+CREATE OR REPLACE FUNCTION hindsight._boost(signal float8, alpha float8)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT 1.0 + alpha * (coalesce(signal, 0.5) - 0.5)
+$$;
+COMMENT ON FUNCTION hindsight._boost(float8, float8) IS
+    'Multiplicative boost 1 + alpha * (signal - 0.5); a NULL signal is neutral (0.5).';
+
+CREATE OR REPLACE FUNCTION hindsight._normalize_rerank(raw_scores float8[])
+RETURNS float8[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Scores already in [0, 1] (a calibrated reranker) are kept; otherwise each
+    -- becomes 1 / (1 + e^-x). NaN becomes 0 and does not decide which case applies.
+    WITH c AS (
+        SELECT bool_and(x BETWEEN 0 AND 1) FILTER (WHERE x <> 'NaN'::float8) IS NOT FALSE AS calibrated
+        FROM unnest(raw_scores) AS x
+    )
+    SELECT coalesce(array_agg(
+               CASE WHEN s IS NULL OR s = 'NaN'::float8 THEN 0.0
+                    WHEN c.calibrated THEN s
+                    WHEN s < -700 THEN 0.0
+                    WHEN s > 700 THEN 1.0
+                    ELSE 1.0 / (1.0 + exp(-s)) END ORDER BY o), '{}')
+    FROM unnest(raw_scores) WITH ORDINALITY AS r(s, o), c
+$$;
+COMMENT ON FUNCTION hindsight._normalize_rerank(float8[]) IS
+    'Normalises cross-encoder scores: kept as they are when every (non-NaN) score is within [0, 1], else '
+    'the sigmoid 1/(1 + e^-x) of each; NaN becomes 0. Same order as the input.';
+
+CREATE OR REPLACE FUNCTION hindsight._rerank_text(
+    text text,
+    context text,
+    occurred_start timestamptz
+)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE WHEN occurred_start IS NULL THEN ''
+                ELSE '[Date: ' || to_char(occurred_start AT TIME ZONE 'UTC', 'FMMonth DD, YYYY')
+                     || ' (' || to_char(occurred_start AT TIME ZONE 'UTC', 'YYYY-MM-DD') || ')] ' END
+        || CASE WHEN context IS NOT NULL AND context <> '' THEN context || ': ' || text ELSE text END
+$$;
+COMMENT ON FUNCTION hindsight._rerank_text(text, text, timestamptz) IS
+    'The text a cross-encoder scores: "<context>: <text>" (or the text alone), prefixed by '
+    '"[Date: June 05, 2022 (2022-06-05)] " when the unit has an occurred date (UTC).';

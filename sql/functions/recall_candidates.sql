@@ -1,0 +1,245 @@
+-- Recall, first half: the four arms, fusion, strategy boosts and the rerank pre-filter.
+
+CREATE OR REPLACE FUNCTION hindsight._check_recall_args(
+    config jsonb,
+    query text,
+    query_embedding vector,
+    budget text,
+    max_tokens int,
+    types text[],
+    tags_match text,
+    temporal_window tstzrange,
+    fusion text,
+    cap_per_source int,
+    arms text[]
+)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+DECLARE
+    bad text;
+BEGIN
+    IF query IS NULL THEN
+        RAISE EXCEPTION 'query must not be NULL' USING ERRCODE = '22004';
+    END IF;
+    IF budget IS NULL OR NOT (config->'recall_budgets') ? budget THEN
+        RAISE EXCEPTION 'unknown budget "%"', budget USING ERRCODE = '22023', HINT = 'Use one of low, mid, high.';
+    END IF;
+    IF max_tokens IS NULL OR max_tokens < 0 THEN
+        RAISE EXCEPTION 'max_tokens must be an integer >= 0, got %', coalesce(max_tokens::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+    IF tags_match IS NULL OR tags_match NOT IN ('any', 'all', 'any_strict', 'all_strict', 'exact') THEN
+        RAISE EXCEPTION 'unknown tags_match "%"', tags_match
+            USING ERRCODE = '22023', HINT = 'Use one of any, all, any_strict, all_strict, exact.';
+    END IF;
+    SELECT t INTO bad FROM unnest(types) AS t WHERE t IS NULL OR t NOT IN ('world', 'experience', 'observation') LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'unknown fact type "%"', coalesce(bad, 'NULL')
+            USING ERRCODE = '22023', HINT = 'Use world, experience or observation.';
+    END IF;
+    SELECT a INTO bad FROM unnest(arms) AS a WHERE a IS NULL OR a NOT IN ('semantic', 'bm25', 'graph', 'temporal') LIMIT 1;
+    IF FOUND THEN
+        RAISE EXCEPTION 'unknown arm "%"', coalesce(bad, 'NULL')
+            USING ERRCODE = '22023', HINT = 'Arms: semantic, bm25, graph, temporal.';
+    END IF;
+    IF fusion IS NULL OR fusion NOT IN ('rrf', 'interleave') THEN
+        RAISE EXCEPTION 'unknown fusion "%"', fusion USING ERRCODE = '22023', HINT = 'Use rrf or interleave.';
+    END IF;
+    IF cap_per_source IS NOT NULL AND cap_per_source < 1 THEN
+        RAISE EXCEPTION 'cap_per_source must be >= 1, got %', cap_per_source USING ERRCODE = '22023';
+    END IF;
+    IF temporal_window IS NOT NULL AND (isempty(temporal_window) OR lower_inf(temporal_window)
+                                        OR upper_inf(temporal_window)) THEN
+        RAISE EXCEPTION 'temporal_window must be a non-empty range with both bounds, got %', temporal_window
+            USING ERRCODE = '22023';
+    END IF;
+    IF query_embedding IS NOT NULL THEN
+        IF vector_dims(query_embedding) <> 384 THEN
+            RAISE EXCEPTION 'query_embedding has % dimensions, expected 384', vector_dims(query_embedding)
+                USING ERRCODE = '22023';
+        END IF;
+        IF vector_norm(query_embedding) = 0 THEN
+            RAISE EXCEPTION 'query_embedding is all zeros; cosine similarity is undefined for it'
+                USING ERRCODE = '22023';
+        END IF;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_recall_args(jsonb, text, vector, text, int, text[], text, tstzrange, text, int, text[]) IS
+    'Raises 22004 / 22023 naming the first bad recall argument (query, budget, max_tokens, tags_match, types, '
+    'arms, fusion, cap_per_source, temporal_window, query_embedding).';
+
+CREATE OR REPLACE FUNCTION hindsight.recall_candidates(
+    bank_id text,
+    query text,
+    query_embedding vector DEFAULT NULL,
+    budget text DEFAULT 'mid',
+    max_tokens int DEFAULT 4096,
+    types text[] DEFAULT NULL,
+    tags text[] DEFAULT NULL,
+    tags_match text DEFAULT 'any',
+    query_timestamp timestamptz DEFAULT NULL,
+    trace bool DEFAULT false,
+    temporal_window tstzrange DEFAULT NULL,
+    fusion text DEFAULT 'rrf',
+    cap_per_source int DEFAULT NULL,
+    arms text[] DEFAULT NULL
+)
+RETURNS SETOF hindsight.recall_candidate
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    cfg jsonb := hindsight.bank_config(recall_candidates.bank_id);
+    run_arms text[] := coalesce(arms, ARRAY['semantic', 'bm25', 'graph', 'temporal']);
+    recall_budget int;
+    strategy record;
+    keyword_query tsquery;
+    window_used tstzrange := temporal_window;
+    semantic_hits hindsight._arm_hit[] := '{}';
+    bm25_hits hindsight._arm_hit[] := '{}';
+    graph_hits hindsight._arm_hit[] := '{}';
+    temporal_hits hindsight._arm_hit[] := '{}';
+    fused_hits hindsight._arm_hit[];
+    candidates hindsight.recall_candidate[];
+    fused_count int;
+    started timestamptz := clock_timestamp();
+    step timestamptz;
+    ms jsonb := '{}';
+BEGIN
+    PERFORM hindsight._require_python();
+    PERFORM hindsight._check_recall_args(cfg, query, query_embedding, budget, max_tokens, types, tags_match,
+                                         temporal_window, fusion, cap_per_source, arms);
+    recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
+    SELECT * INTO strategy FROM hindsight._strategy(cfg);
+
+    -- Semantic arm (also the graph arm's seeds).
+    IF query_embedding IS NOT NULL AND (run_arms && ARRAY['semantic', 'graph']) THEN
+        step := clock_timestamp();
+        semantic_hits := hindsight._semantic_arm(bank_id, query_embedding, types, tags, tags_match, recall_budget);
+        ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
+    -- Keyword arm.
+    IF 'bm25' = ANY (run_arms) THEN
+        step := clock_timestamp();
+        keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
+        IF keyword_query IS NOT NULL THEN
+            bm25_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+        END IF;
+        ms := ms || jsonb_build_object('bm25', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
+    -- Graph arm.
+    IF 'graph' = ANY (run_arms) AND cardinality(semantic_hits) > 0 THEN
+        step := clock_timestamp();
+        graph_hits := hindsight._graph_arm(bank_id, query_embedding, semantic_hits, types, tags, tags_match,
+                                           recall_budget, cfg);
+        ms := ms || jsonb_build_object('graph', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
+    -- Temporal arm: only with a window (the argument; automatic windows come
+    -- from query analysis once it exists).
+    IF 'temporal' = ANY (run_arms) AND window_used IS NOT NULL THEN
+        step := clock_timestamp();
+        temporal_hits := hindsight._temporal_arm(bank_id, query_embedding, window_used, types, tags, tags_match,
+                                                 recall_budget, cfg);
+        ms := ms || jsonb_build_object('temporal', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
+    -- Fusion over the arms asked for (each capped at cap_per_source), strategy
+    -- boosts as rank divisors, then the rerank pre-filter.
+    step := clock_timestamp();
+    fused_hits := ARRAY(
+        SELECT h FROM unnest(CASE WHEN 'semantic' = ANY (run_arms) THEN semantic_hits ELSE '{}' END
+                             || bm25_hits || graph_hits || temporal_hits) h
+        WHERE cap_per_source IS NULL OR h.rank <= cap_per_source);
+    SELECT count(*)::int, coalesce(array_agg(ROW(
+               c.pos, c.unit_id,
+               hindsight._rerank_text(u.text, u.context, u.occurred_start),
+               c.rrf_score, c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
+               c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
+               hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at), window_used),
+               coalesce((strategy.additive->>'semantic')::float8, 0) * (c.semantic_rank IS NOT NULL)::int
+               + coalesce((strategy.additive->>'bm25')::float8, 0) * (c.bm25_rank IS NOT NULL)::int
+               + coalesce((strategy.additive->>'graph')::float8, 0) * (c.graph_rank IS NOT NULL)::int
+               + coalesce((strategy.additive->>'temporal')::float8, 0) * (c.temporal_rank IS NOT NULL)::int
+           )::hindsight.recall_candidate ORDER BY c.pos) FILTER (WHERE c.pos <= (cfg->>'reranker_max_candidates')::int), '{}')
+    INTO fused_count, candidates
+    FROM (SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.bm25_rank NULLS LAST,
+                                         f.graph_rank NULLS LAST, f.temporal_rank NULLS LAST, f.unit_id)::int AS pos
+          FROM hindsight._fuse(fused_hits, fusion, (cfg->>'rrf_k')::float8, cfg->'arm_weights', strategy.divisors) f) c
+    JOIN hindsight.memory_units u ON u.bank_id = recall_candidates.bank_id AND u.id = c.unit_id;
+    ms := ms || jsonb_build_object('fusion', extract(epoch FROM clock_timestamp() - step) * 1000);
+
+    IF trace THEN
+        PERFORM set_config('hindsight.last_trace', jsonb_build_object(
+            'bank_id', bank_id,
+            'query', query,
+            'budget', budget,
+            'recall_budget', recall_budget,
+            'max_tokens', max_tokens,
+            'query_timestamp', coalesce(query_timestamp, now()),
+            'temporal_window', CASE WHEN window_used IS NULL THEN NULL
+                                    ELSE jsonb_build_object('start', lower(window_used), 'end', upper(window_used),
+                                                            'source', 'argument') END,
+            'filters', jsonb_build_object('types', types, 'tags', tags, 'tags_match', tags_match),
+            'arms', jsonb_build_object(
+                'semantic', jsonb_build_object(
+                    'ran', query_embedding IS NOT NULL AND 'semantic' = ANY (run_arms),
+                    'index', CASE WHEN query_embedding IS NULL THEN NULL
+                                  ELSE coalesce(to_regclass(format('hindsight.%I',
+                                       hindsight._bank_index_name(bank_id)))::text, 'exact scan') END,
+                    'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
+                    'hits', hindsight._trace_hits(semantic_hits)),
+                'bm25', jsonb_build_object(
+                    'ran', keyword_query IS NOT NULL, 'tsquery', keyword_query::text, 'ms', ms->'bm25',
+                    'hits', hindsight._trace_hits(bm25_hits)),
+                'graph', jsonb_build_object(
+                    'ran', 'graph' = ANY (run_arms) AND cardinality(semantic_hits) > 0, 'ms', ms->'graph',
+                    'hits', hindsight._trace_hits(graph_hits)),
+                'temporal', jsonb_build_object(
+                    'ran', 'temporal' = ANY (run_arms) AND window_used IS NOT NULL, 'ms', ms->'temporal',
+                    'hits', hindsight._trace_hits(temporal_hits))),
+            'fusion', jsonb_build_object(
+                'method', fusion, 'k', (cfg->>'rrf_k')::float8, 'arm_weights', cfg->'arm_weights',
+                'strategy_boosts', cfg->'strategy_boosts', 'cap_per_source', cap_per_source,
+                'fused', fused_count, 'ms', ms->'fusion'),
+            'prefilter', jsonb_build_object(
+                'cap', (cfg->>'reranker_max_candidates')::int,
+                'kept', cardinality(candidates),
+                'dropped', fused_count - cardinality(candidates),
+                'composition', (SELECT jsonb_build_object(
+                    'semantic', count(c.semantic_rank), 'bm25', count(c.bm25_rank),
+                    'graph', count(c.graph_rank), 'temporal', count(c.temporal_rank))
+                    FROM unnest(candidates) c),
+                'candidates', (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
+                    'id', c.unit_id, 'rank', c.candidate_rank, 'rrf', c.rrf_score,
+                    'source_ranks', jsonb_strip_nulls(jsonb_build_object(
+                        'semantic', c.semantic_rank, 'bm25', c.bm25_rank,
+                        'graph', c.graph_rank, 'temporal', c.temporal_rank)))) ORDER BY c.candidate_rank), '[]')
+                    FROM unnest(candidates) c)),
+            'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000)
+        )::text, false);
+    END IF;
+    RETURN QUERY SELECT * FROM unnest(candidates);
+END
+$$;
+COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[]) IS
+$$First half of hindsight.recall: runs the arms (semantic, bm25, graph, temporal; arms => a subset),
+fuses them (fusion => 'rrf' with per-bank arm_weights and strategy_boosts rank divisors, or 'interleave';
+cap_per_source keeps each arm's top N first) and keeps the best reranker_max_candidates (300) by fused
+score. Returns hindsight.recall_candidate rows in fused order, each with the text a cross-encoder should
+score. Pass them, with scores or without, to hindsight.recall_finish. Same errors as recall.$$;
+
+CREATE OR REPLACE FUNCTION hindsight._trace_hits(hits hindsight._arm_hit[])
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(jsonb_agg(jsonb_build_object('id', h.unit_id, 'rank', h.rank, 'score', h.score) ORDER BY h.rank),
+                    '[]')
+    FROM unnest(hits) h
+$$;
+COMMENT ON FUNCTION hindsight._trace_hits(hindsight._arm_hit[]) IS
+    'An arm''s hits as a JSON array of {id, rank, score} in rank order, for the recall trace.';

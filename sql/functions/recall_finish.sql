@@ -1,0 +1,177 @@
+-- Recall, second half: rerank scores (or the passthrough), combined scoring, packing.
+
+CREATE OR REPLACE FUNCTION hindsight.recall_finish(
+    bank_id text,
+    candidates hindsight.recall_candidate[],
+    rerank_scores float8[] DEFAULT NULL,
+    budget text DEFAULT 'mid',
+    max_tokens int DEFAULT 4096,
+    query_timestamp timestamptz DEFAULT NULL,
+    passthrough text DEFAULT 'normalized',
+    trace bool DEFAULT false
+)
+RETURNS TABLE (
+    rank int,
+    id uuid,
+    text text,
+    fact_type text,
+    context text,
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz,
+    document_id text,
+    chunk_id text,
+    tags text[],
+    metadata jsonb,
+    tokens int,
+    score float8,
+    rrf_score float8,
+    rerank_score float8,
+    recency float8,
+    temporal_proximity float8,
+    proof float8,
+    semantic_rank int,
+    semantic_score float8,
+    bm25_rank int,
+    bm25_score float8,
+    graph_rank int,
+    graph_score float8,
+    temporal_rank int,
+    temporal_score float8
+)
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    cfg jsonb := hindsight.bank_config(recall_finish.bank_id);
+    recall_budget int;
+    now_ts timestamptz := coalesce(query_timestamp, now());
+    normalized float8[];
+    scored hindsight._scored_candidate[];
+    kept int[] := '{}';
+    started timestamptz := clock_timestamp();
+    earlier jsonb;
+BEGIN
+    PERFORM hindsight._require_python();
+    IF budget IS NULL OR NOT (cfg->'recall_budgets') ? budget THEN
+        RAISE EXCEPTION 'unknown budget "%"', budget USING ERRCODE = '22023', HINT = 'Use one of low, mid, high.';
+    END IF;
+    IF max_tokens IS NULL OR max_tokens < 0 THEN
+        RAISE EXCEPTION 'max_tokens must be an integer >= 0, got %', coalesce(max_tokens::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+    IF passthrough IS NULL OR passthrough NOT IN ('normalized', 'rank_linear') THEN
+        RAISE EXCEPTION 'unknown passthrough "%"', passthrough
+            USING ERRCODE = '22023', HINT = 'Use normalized or rank_linear.';
+    END IF;
+    IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) <> coalesce(cardinality(candidates), 0) THEN
+        RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
+            coalesce(cardinality(candidates), 0)
+            USING ERRCODE = '22023', HINT = 'Give one raw score per candidate, in candidate order.';
+    END IF;
+    recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
+
+    -- Rerank score: the cross-encoder's, normalised; without one, the passthrough:
+    -- normalized = fused score / best fused score (gaps in relevance survive),
+    -- rank_linear = the fused rank mapped linearly onto [1.0, 0.1] (the reference design).
+    normalized := CASE
+        WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores)
+        WHEN passthrough = 'rank_linear' THEN ARRAY(
+            SELECT CASE WHEN n.total <= 1 THEN 1.0 ELSE 1.0 - 0.9 * (o - 1) / (n.total - 1) END
+            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
+                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+                 temporal_score, temporal_proximity, boost_additive, o),
+                 (SELECT cardinality(candidates)::float8 AS total) n
+            ORDER BY o)
+        ELSE ARRAY(
+            SELECT c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
+            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
+                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+                 temporal_score, temporal_proximity, boost_additive, o)
+            ORDER BY o)
+    END;
+
+    -- final = rerank * recency boost * temporal boost * proof boost + strategy bonus,
+    -- each boost 1 + alpha * (signal - 0.5) (Hindsight TEMPR's combined scoring).
+    SELECT coalesce(array_agg(ROW(s.unit_id, s.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
+                                  s.token_count)::hindsight._scored_candidate
+                              ORDER BY s.final_score DESC, s.candidate_rank), '{}')
+    INTO scored
+    FROM (SELECT c.unit_id, c.candidate_rank, u.token_count, rerank_scores[c.o] AS rerank_raw,
+                 normalized[c.o] AS rerank_score, r.recency, p.proof,
+                 normalized[c.o]
+                     * hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8)
+                     * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
+                     * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
+                     + coalesce(c.boost_additive, 0) AS final_score
+          FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
+               semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+               temporal_score, temporal_proximity, boost_additive, o)
+          JOIN hindsight.memory_units u ON u.bank_id = recall_finish.bank_id AND u.id = c.unit_id
+          CROSS JOIN LATERAL (SELECT hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, now_ts,
+                                  cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
+                                  (cfg->>'recency_half_life_days')::float8) AS recency) r
+          CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p) s;
+
+    -- Packing of the best recall_budget * 2 into max_tokens.
+    kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:recall_budget * 2])
+                                            WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
+                                                                 recency, proof, token_count, o) ORDER BY s.o),
+                                      max_tokens);
+
+    RETURN QUERY
+    SELECT k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end, u.mentioned_at,
+           u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
+           s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
+           c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
+           c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score
+    FROM unnest(kept) WITH ORDINALITY AS k(pos, rank)
+    CROSS JOIN LATERAL (SELECT (scored[k.pos]).*) AS s
+    JOIN unnest(candidates) AS c ON c.unit_id = s.unit_id
+    JOIN hindsight.memory_units u ON u.bank_id = recall_finish.bank_id AND u.id = s.unit_id
+    ORDER BY k.rank;
+
+    IF trace THEN
+        earlier := coalesce(nullif(current_setting('hindsight.last_trace', true), ''), '{}')::jsonb;
+        IF earlier->>'bank_id' IS DISTINCT FROM bank_id THEN
+            earlier := jsonb_build_object('bank_id', bank_id);
+        END IF;
+        PERFORM set_config('hindsight.last_trace', (earlier || jsonb_build_object(
+            'rerank', jsonb_build_object(
+                'method', CASE WHEN rerank_scores IS NOT NULL THEN 'cross-encoder' ELSE 'passthrough:' || passthrough END,
+                'candidates', coalesce(cardinality(candidates), 0)),
+            'scoring', jsonb_build_object(
+                'recency_function', cfg->'recency_function', 'query_timestamp', now_ts,
+                'alphas', jsonb_build_object('recency', cfg->'recency_alpha', 'temporal', cfg->'temporal_alpha',
+                                             'proof', cfg->'proof_alpha'),
+                'results', (SELECT coalesce(jsonb_agg(jsonb_build_object(
+                        'id', s.unit_id, 'position', s.o, 'final', s.final_score,
+                        'rerank_raw', s.rerank_raw, 'rerank', s.rerank_score, 'rrf', c.rrf_score,
+                        'recency', s.recency, 'temporal', c.temporal_proximity, 'proof', s.proof,
+                        'strategy_bonus', c.boost_additive) ORDER BY s.o), '[]')
+                    FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency,
+                                                             proof, token_count, o)
+                    JOIN unnest(candidates) c ON c.unit_id = s.unit_id)),
+            'packing', jsonb_build_object(
+                'candidates', least(coalesce(cardinality(scored), 0), recall_budget * 2),
+                'kept', cardinality(kept),
+                'tokens', (SELECT coalesce(sum((scored[p]).token_count), 0) FROM unnest(kept) p),
+                'max_tokens', max_tokens),
+            'phases_ms', coalesce(earlier->'phases_ms', '{}') || jsonb_build_object(
+                'finish', extract(epoch FROM clock_timestamp() - started) * 1000),
+            'total_ms', coalesce((earlier->'phases_ms'->>'candidates')::float8, 0)
+                        + extract(epoch FROM clock_timestamp() - started) * 1000
+        ))::text, false);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool) IS
+$$Second half of hindsight.recall. rerank_scores: raw cross-encoder scores, one per candidate in order
+(kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: normalized = fused score /
+best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
+0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
+(linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now()), proximity to the query window (0.5
+without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). The best recall_budget * 2 by
+final score are packed into max_tokens. Returns the rows of hindsight.recall. Errors: HS404 unknown bank;
+22023 bad budget, max_tokens, passthrough, or a rerank_scores length that differs from the candidates'.$$;
