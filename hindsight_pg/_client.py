@@ -17,8 +17,8 @@ from typing import Any
 import psycopg
 from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
-from psycopg.types.range import Range
 from psycopg.types.json import Jsonb
+from psycopg.types.range import Range
 
 from hindsight_pl import chunking, text
 
