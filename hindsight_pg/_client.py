@@ -52,9 +52,10 @@ def connect(dsn: str | None = None, *, embedder: Embedder | None = None) -> Clie
         raise HindsightError(f"cannot connect to PostgreSQL: {str(exc).strip()}") from exc
     row = conn.execute("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'hindsight_pg'").fetchone()
     if row is None:
+        database = conn.info.dbname
         conn.close()
         raise ExtensionError(
-            f"database {conn.info.dbname!r} does not have the hindsight_pg extension",
+            f"database {database!r} does not have the hindsight_pg extension",
             hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
         )
     register_vector(conn)
@@ -67,6 +68,18 @@ def _database_errors() -> Iterator[None]:
         yield
     except psycopg.Error as exc:
         raise from_database(exc) from exc
+
+
+def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
+    """A list of strings from a list, or from one string (never its characters)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        return [value]
+    names = list(value)
+    if not all(isinstance(v, str) for v in names):
+        raise InvalidInputError(f"{what} must be strings, got {names!r}")
+    return names
 
 
 def _utc(value: datetime | str | None, what: str) -> datetime | None:
@@ -162,10 +175,11 @@ class Client:
         tags: Sequence[str] = (),
         metadata: Mapping[str, Any] | None = None,
         entities: Sequence[str] = (),
+        create_bank: bool = False,
     ) -> RetainResult:
         """Retain one piece of content; see :meth:`retain_batch`."""
         item = MemoryItem(content, timestamp, context, document_id, tags, metadata, entities)
-        return self.retain_batch(bank_id, [item])
+        return self.retain_batch(bank_id, [item], create_bank=create_bank)
 
     def retain_batch(
         self,
@@ -173,6 +187,7 @@ class Client:
         items: Iterable[MemoryItem | Mapping[str, Any]],
         *,
         progress: Callable[[int], None] | None = None,
+        create_bank: bool = False,
     ) -> RetainResult:
         """Retain many items in one transaction: all are stored, or none.
 
@@ -182,16 +197,21 @@ class Client:
         boundaries), and each chunk becomes one ``world`` memory unit with its
         MiniLM embedding, ``mentioned_at`` = the item's timestamp, and the
         item's entities linked. ``progress(n)`` is called after every group of
-        items with the number just stored.
+        items with the number just stored. With ``create_bank``, a missing bank
+        is created in the same transaction (so a failed retain leaves no bank).
 
         Raises :class:`BankNotFoundError` for an unknown bank and
         :class:`InvalidInputError` (naming the item) for blank or
         punctuation-only content, a bad timestamp, or an all-zero embedding.
         """
         prepared = [self._prepare(i, item) for i, item in enumerate(items)]
+        if not prepared:
+            raise InvalidInputError("nothing to retain: no items")
         document_ids: list[str] = []
         unit_ids = []
         with _database_errors(), self.conn.transaction():
+            if create_bank:
+                self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
             for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
                 group = prepared[start : start + RETAIN_GROUP_SIZE]
@@ -226,14 +246,16 @@ class Client:
                 hint="Retain text that has at least one letter or digit.",
             )
         timestamp = _utc(item.timestamp, label)
-        entities = [e for e in (text.clean_text(str(name)).strip() for name in item.entities) if e]
+        entities = [
+            e for e in (text.clean_text(n).strip() for n in _names(item.entities, f"{label}: entities") or []) if e
+        ]
         chunks = chunking.chunk_text(content)
         return {
             "document_id": item.document_id,
             "content": content,
             "context": text.clean_text(item.context) if item.context else None,
             "timestamp": timestamp.isoformat() if timestamp else None,
-            "tags": [text.clean_text(str(t)) for t in item.tags],
+            "tags": [text.clean_text(t) for t in _names(item.tags, f"{label}: tags") or []],
             "metadata": dict(item.metadata or {}),
             "chunks": chunks,
             "units": [{"text": chunk, "chunk_index": i, "entities": entities} for i, chunk in enumerate(chunks)],
@@ -286,6 +308,8 @@ class Client:
         if temporal_window is not None:
             start, end = (_utc(v, "temporal_window") for v in temporal_window)
             window = Range(start, end, "[]")
+        with _database_errors():
+            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
         embedding = self.embedder.embed([query], kind="query")[0]
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
@@ -295,10 +319,9 @@ class Client:
                 " cap_per_source => %s, arms => %s, passthrough => %s)",
                 (
                     bank_id, query, embedding, budget, max_tokens,
-                    list(types) if types is not None else None,
-                    list(tags) if tags is not None else None,
+                    _names(types, "types"), _names(tags, "tags"),
                     tags_match, _utc(query_timestamp, "query_timestamp"), trace, window, fusion,
-                    cap_per_source, list(arms) if arms is not None else None, passthrough,
+                    cap_per_source, _names(arms, "arms"), passthrough,
                 ),
             )  # fmt: skip
             rows = cur.fetchall()

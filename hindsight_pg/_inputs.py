@@ -16,7 +16,7 @@ from ._types import MemoryItem
 _ITEM_FIELDS = {"content", "timestamp", "context", "document_id", "tags", "metadata", "entities"}
 
 
-def read_items(source: str, *, document_id: str | None = None) -> list[MemoryItem]:
+def read_items(source: str, *, document_id: str | None = None, encoding: str = "utf-8") -> list[MemoryItem]:
     """Items to retain from a file path, or ``-`` for standard input.
 
     - ``.json``: a list of turns ``{"speaker", "text", "timestamp"?}`` (each
@@ -24,28 +24,44 @@ def read_items(source: str, *, document_id: str | None = None) -> list[MemoryIte
       objects ``{"content", "timestamp"?, "context"?, "tags"?, ...}``;
     - ``.jsonl``: one such object per line;
     - anything else (plain text, Markdown): one item holding the whole text,
-      with ``document_id`` defaulting to the file name, so retaining the file
-      again replaces it.
+      with ``document_id`` defaulting to the file's absolute path, so retaining
+      the file again replaces it.
 
-    Standard input is sniffed: ``[`` starts JSON, ``{`` starts JSONL, else text.
-    Raises :class:`InvalidInputError` naming the file and the line or index.
+    ``document_id`` names the document of a single item; it is refused for a
+    file of several items (each is its own document). Files are decoded with
+    ``encoding`` (strictly). Standard input is sniffed: ``[`` starts JSON,
+    ``{`` starts JSONL, else text. Raises :class:`InvalidInputError` naming
+    the file and the line or index.
     """
     if source == "-":
-        raw = sys.stdin.read()
+        data = sys.stdin.buffer.read()
         name = "<stdin>"
-        stripped = raw.lstrip()
-        kind = "json" if stripped.startswith("[") else "jsonl" if stripped.startswith("{") else "text"
     else:
         path = Path(source)
         try:
-            raw = path.read_text(encoding="utf-8", errors="surrogateescape")
+            data = path.read_bytes()
         except OSError as exc:
             raise InvalidInputError(f"cannot read {source}: {exc.strerror}") from None
         name = path.name
-        suffix = path.suffix.lower()
+    if b"\x00" in data[:8192]:
+        raise InvalidInputError(f"{name} looks like a binary file (it holds NUL bytes), not text")
+    try:
+        raw = data.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{name} is not valid {encoding} (byte {exc.start})", hint="Pass its encoding, e.g. --encoding latin-1."
+        ) from None
+    except LookupError:
+        raise InvalidInputError(f"unknown encoding {encoding!r}") from None
+    if source == "-":
+        stripped = raw.lstrip()
+        kind = "json" if stripped.startswith("[") else "jsonl" if stripped.startswith("{") else "text"
+    else:
+        suffix = Path(source).suffix.lower()
         kind = "json" if suffix == ".json" else "jsonl" if suffix == ".jsonl" else "text"
     if kind == "text":
-        return [MemoryItem(content=raw, document_id=document_id or (None if source == "-" else name))]
+        default_id = None if source == "-" else str(Path(source).resolve())
+        return [MemoryItem(content=raw, document_id=document_id or default_id)]
     if kind == "json":
         try:
             records = json.loads(raw)
@@ -65,7 +81,12 @@ def read_items(source: str, *, document_id: str | None = None) -> list[MemoryIte
                 raise InvalidInputError(f"{name}:{number}: invalid JSON: {exc.msg}") from None
             where.append(f"{name}:{number}")
     items = [_item(record, label) for record, label in zip(records, where, strict=True)]
-    if document_id and len(items) == 1:
+    if document_id:
+        if len(items) != 1:
+            raise InvalidInputError(
+                f"a document id names one item, and {name} holds {len(items)}",
+                hint="Give each item its own document_id field instead.",
+            )
         items[0] = MemoryItem(**{**items[0].__dict__, "document_id": document_id})
     return items
 

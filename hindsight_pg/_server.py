@@ -137,8 +137,15 @@ class EmbeddedServer:
 
     @contextlib.contextmanager
     def _lock(self) -> Iterator[None]:
-        self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
-        with open(self.home / "server.lock", "w") as handle:
+        try:
+            self.home.mkdir(parents=True, exist_ok=True, mode=0o700)
+            handle = open(self.home / "server.lock", "w")  # noqa: SIM115 (held for the block)
+        except OSError as exc:
+            raise ServerError(
+                f"cannot use {self.home} as the embedded server's home: {exc.strerror}",
+                hint="Set HINDSIGHT_PG_HOME to a writable directory, or HINDSIGHT_PG_DSN to a database.",
+            ) from None
+        with handle:
             fcntl.flock(handle, fcntl.LOCK_EX)
             try:
                 yield

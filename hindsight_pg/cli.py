@@ -20,6 +20,8 @@ from rich.console import Console
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
+from hindsight_pl import __version__
+
 from ._client import Client, connect
 from ._errors import HindsightError, InvalidInputError
 from ._inputs import load_locomo, read_items
@@ -74,10 +76,12 @@ def _progress() -> Progress:
     )
 
 
-def _retain_with_progress(client: Client, bank: str, items: Sequence[MemoryItem], label: str) -> int:
+def _retain_with_progress(
+    client: Client, bank: str, items: Sequence[MemoryItem], label: str, *, create_bank: bool = False
+) -> int:
     with _progress() as bar:
         task = bar.add_task(label, total=len(items))
-        result = client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n))
+        result = client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n), create_bank=create_bank)
     return len(result.unit_ids)
 
 
@@ -95,12 +99,20 @@ def retain(
     timestamp: Annotated[
         str | None, typer.Option(help="ISO 8601 time for items that have none (default: now).")
     ] = None,
-    document_id: Annotated[str | None, typer.Option(help="Document id (text files default to their name).")] = None,
+    document_id: Annotated[
+        str | None, typer.Option(help="Document id of a single item (text files default to their absolute path).")
+    ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Tag for every item; repeat for several.")] = None,
+    encoding: Annotated[str, typer.Option(help="Text encoding of the file.")] = "utf-8",
     dsn: Dsn = None,
 ) -> None:
-    """Retain a file of content into a bank (all items in one transaction)."""
-    items = read_items(path, document_id=document_id)
+    """Retain a file of content into a bank (all items in one transaction; the bank is created if missing)."""
+    if timestamp is not None:
+        try:
+            datetime.fromisoformat(timestamp)
+        except ValueError:
+            raise InvalidInputError(f"--timestamp {timestamp!r} is not an ISO 8601 date-time") from None
+    items = read_items(path, document_id=document_id, encoding=encoding)
     items = [
         dataclasses.replace(
             item,
@@ -111,8 +123,7 @@ def retain(
         for item in items
     ]
     with _client(dsn) as client:
-        client.create_bank(bank, exist_ok=True)
-        count = _retain_with_progress(client, bank, items, f"retain {bank}")
+        count = _retain_with_progress(client, bank, items, f"retain {bank}", create_bank=True)
     out.print(f"retained {len(items)} item(s) as {count} memory unit(s) in bank {bank!r}")
 
 
@@ -122,14 +133,16 @@ def recall(
     query: Annotated[str, typer.Argument(help="The question or cue.")],
     budget: Annotated[str, typer.Option(help="low | mid | high: candidates per arm (100 / 300 / 1000).")] = "mid",
     max_tokens: Annotated[int, typer.Option(help="Token budget of the returned memories (cl100k_base).")] = 4096,
-    limit: Annotated[int, typer.Option(help="Print at most this many results (0: all).")] = 10,
+    limit: Annotated[int, typer.Option(min=0, help="Print at most this many results (0: all).")] = 10,
     types: Annotated[
         list[str] | None, typer.Option("--type", help="Fact type to keep: world, experience, observation.")
     ] = None,
     tags: Annotated[list[str] | None, typer.Option("--tag", help="Tag filter; repeat for several.")] = None,
     tags_match: Annotated[str, typer.Option(help="any | all | any_strict | all_strict | exact.")] = "any",
     as_json: Annotated[bool, typer.Option("--json", help="Print the response as JSON.")] = False,
-    trace: Annotated[bool, typer.Option(help="Include the pipeline trace (with --json).")] = False,
+    trace: Annotated[
+        bool, typer.Option(help="Show the pipeline trace: in the JSON with --json, else a summary per stage.")
+    ] = False,
     dsn: Dsn = None,
 ) -> None:
     """Recall the memories of a bank that answer a query, best first."""
@@ -150,6 +163,19 @@ def recall(
         out.print_json(json.dumps(dataclasses.asdict(response), default=_json_default))
     else:
         _print_results(response)
+        if response.trace:
+            _print_trace(response.trace)
+
+
+def _print_trace(trace: dict[str, Any]) -> None:
+    out.print(f"[dim]recall budget {trace['recall_budget']}, {trace['total_ms']:.1f} ms in all[/dim]")
+    for arm, info in trace["arms"].items():
+        state = f"{len(info['hits'])} hits, {info['ms'] or 0:.1f} ms" if info["ran"] else "did not run"
+        out.print(f"[dim]  {arm:<9}{state}[/dim]")
+    prefilter = trace["prefilter"]
+    out.print(f"[dim]  fused    {trace['fusion']['fused']} units, {prefilter['kept']} kept for scoring[/dim]")
+    packing = trace["packing"]
+    out.print(f"[dim]  packed   {packing['kept']} of {packing['candidates']} ({packing['tokens']} tokens)[/dim]")
 
 
 def _json_default(value: Any) -> Any:
@@ -169,6 +195,21 @@ def _print_results(response: RecallResponse, indent: str = "") -> None:
             if rank is not None
         )
         out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {escape(r.text)}  [dim]({arms})[/dim]")
+
+
+def _version(value: bool) -> None:
+    if value:
+        out.print(f"hindsight-pg {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """hindsight_pg: agent memory inside PostgreSQL. Retain what an agent hears; recall what matters."""
 
 
 @app.command()

@@ -54,20 +54,23 @@ CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
 RETURNS hindsight._arm_hit[]
 LANGUAGE sql STABLE
 AS $$
+    -- Ties (frequent: ts_rank_cd has no term rarity) go to the shorter text,
+    -- then by text, so the order does not depend on random unit ids.
     SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
-          FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score
+    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len, n.text, n.id)::int AS rn
+          FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
+                       length(u.text) AS len, u.text
                 FROM hindsight.memory_units u
                 WHERE u.bank_id = _keyword_arm.bank_id
                   AND u.search_vector @@ keyword_query
                   AND (types IS NULL OR u.fact_type = ANY (types))
                   AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
-                ORDER BY 2 DESC, u.id
+                ORDER BY 2 DESC, 3, 4, u.id
                 LIMIT recall_budget) n) s
 $$;
 COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int) IS
-    'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties by id, '
-    'LIMIT recall_budget.';
+    'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the shorter '
+    'text, LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._graph_expand(
     bank_id text,
@@ -289,16 +292,18 @@ BEGIN
               FROM pool) p
     ),
     entries AS (
-        SELECT b.id, b.proximity FROM bucketed b
+        SELECT b.id, b.proximity, row_number() OVER (ORDER BY b.turn, b.bucket) AS o FROM bucketed b
         ORDER BY b.turn, b.bucket
         LIMIT (config->>'temporal_entry_points')::int
     )
-    SELECT array_agg(e.id), array_agg(e.proximity) INTO entry_ids, entry_scores FROM entries e;
+    SELECT array_agg(e.id ORDER BY e.o), array_agg(e.proximity ORDER BY e.o)
+    INTO entry_ids, entry_scores
+    FROM entries e;
     IF entry_ids IS NULL THEN
         RETURN '{}';
     END IF;
     RETURN (SELECT coalesce(array_agg(ROW('temporal', s.unit_id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-            FROM (SELECT t.unit_id, t.score, row_number() OVER (ORDER BY t.score DESC, t.unit_id)::int AS rn
+            FROM (SELECT t.unit_id, t.score, row_number() OVER (ORDER BY t.score DESC, t.reached)::int AS rn
                   FROM hindsight._temporal_spread(bank_id, entry_ids, entry_scores, temporal_window, types, tags,
                                                   tags_match, recall_budget, config) t) s);
 END
@@ -319,7 +324,7 @@ CREATE OR REPLACE FUNCTION hindsight._temporal_spread(
     max_nodes int,
     config jsonb
 )
-RETURNS TABLE (unit_id uuid, score float8)
+RETURNS TABLE (unit_id uuid, score float8, reached int)
 LANGUAGE plpython3u STABLE
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
@@ -341,11 +346,12 @@ def fetch(frontier):
             for r in rows]
 
 scores = hpl.spreading.spread(dict(zip(entry_ids, entry_scores)), fetch, params, max_nodes)
-return list(scores.items())
+return [(unit, score, order) for order, (unit, score) in enumerate(scores.items(), start=1)]
 $$;
 COMMENT ON FUNCTION hindsight._temporal_spread(text, uuid[], float8[], tstzrange, text[], text[], text, int, jsonb) IS
     'Spreading activation of the temporal arm from its entry points (ids and proximity scores) along temporal '
-    'and causal links; see hindsight_pl.spreading.spread for the rule. Returns every reached unit with its score.';
+    'and causal links; see hindsight_pl.spreading.spread for the rule. Returns every reached unit with its score '
+    'and the order it was reached in (entries first, in coverage order), which breaks ties.';
 
 CREATE OR REPLACE FUNCTION hindsight._temporal_links(
     bank_id text,

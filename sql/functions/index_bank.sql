@@ -23,7 +23,9 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    EXECUTE format('DROP INDEX IF EXISTS hindsight.%I', hindsight._bank_index_name(bank_id));
+    IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL THEN
+        EXECUTE format('DROP INDEX hindsight.%I', hindsight._bank_index_name(bank_id));
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION hindsight._drop_bank_index(text) IS

@@ -222,6 +222,8 @@ BEGIN
                     FROM unnest(candidates) c)),
             'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000)
         )::text, false);
+    ELSE
+        PERFORM set_config('hindsight.last_trace', '', false);  -- no stale trace from an earlier recall
     END IF;
     RETURN QUERY SELECT * FROM unnest(candidates);
 END

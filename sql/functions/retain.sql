@@ -171,7 +171,16 @@ BEGIN
     )
     SELECT u.item_index, u.document_id, u.id FROM u ORDER BY u.n;
 
-    PERFORM hindsight.index_bank(retain.bank_id);
+    -- A bank that has grown past hnsw_min_units gets its HNSW index now. When the
+    -- calling statement itself reads memory_units (INSERT ... SELECT from another
+    -- bank), PostgreSQL cannot build an index under it: the next retain (or
+    -- hindsight.index_bank) does it, and search stays exact meanwhile.
+    BEGIN
+        PERFORM hindsight.index_bank(retain.bank_id);
+    EXCEPTION WHEN object_in_use THEN
+        RAISE NOTICE 'bank "%": HNSW index deferred (memory_units is in use by this statement)', retain.bank_id
+            USING HINT = 'Run SELECT hindsight.index_bank(bank_id) afterwards.';
+    END;
 END
 $$;
 COMMENT ON FUNCTION hindsight.retain(text, jsonb) IS

@@ -7,12 +7,32 @@ from hindsight_pg import InvalidInputError
 from hindsight_pg._inputs import load_locomo, parse_locomo_time, read_items
 
 
-def test_text_file_is_one_document_named_after_the_file(tmp_path):
+def test_text_file_is_one_document_named_by_its_path(tmp_path):
     path = tmp_path / "notes.md"
     path.write_text("# Notes\n\nAlice leads Atlas.\n")
     (item,) = read_items(str(path))
     assert item.content == "# Notes\n\nAlice leads Atlas.\n"
-    assert item.document_id == "notes.md"
+    assert item.document_id == str(path.resolve())  # two notes.md in two folders stay two documents
+
+
+def test_document_id_names_a_single_item_only(tmp_path):
+    path = tmp_path / "items.jsonl"
+    path.write_text('{"content": "one"}\n{"content": "two"}\n')
+    with pytest.raises(InvalidInputError, match="a document id names one item, and items.jsonl holds 2"):
+        read_items(str(path), document_id="mine")
+
+
+def test_binary_and_undecodable_files_are_refused(tmp_path):
+    binary = tmp_path / "a.out"
+    binary.write_bytes(b"\x7fELF\x02\x01\x00\x00")
+    with pytest.raises(InvalidInputError, match="a.out looks like a binary file"):
+        read_items(str(binary))
+    latin = tmp_path / "old.txt"
+    latin.write_bytes("Café crème".encode("latin-1"))
+    with pytest.raises(InvalidInputError, match=r"old.txt is not valid utf-8 \(byte 3\)") as info:
+        read_items(str(latin))
+    assert "--encoding latin-1" in info.value.hint
+    assert read_items(str(latin), encoding="latin-1")[0].content == "Café crème"
 
 
 def test_json_turns_become_speaker_text_with_the_speaker_as_entity(tmp_path):
