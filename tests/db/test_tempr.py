@@ -261,13 +261,13 @@ def test_interleave_fusion(db):
 
 
 def test_cap_per_source_keeps_each_arms_top(db):
-    a, b, c = arm_bank(db)
+    a, _, c = arm_bank(db)
     rows = recall(db, "f", "kiwi", vec(d0=1), cap_per_source=1, arms=["semantic", "bm25"])
     assert sorted(str(r["id"]) for r in rows) == sorted([a, c])
 
 
 def test_arm_weights_multiply_contributions(db):
-    a, b, c = arm_bank(db)
+    _, _, c = arm_bank(db)
     db.execute("UPDATE hindsight.banks SET config = '{\"arm_weights\": {\"bm25\": 3.0}}' WHERE bank_id = 'f'")
     rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"])
     top = {str(r["id"]): r["rrf_score"] for r in rows}
@@ -276,7 +276,7 @@ def test_arm_weights_multiply_contributions(db):
 
 
 def test_strategy_boosts_divide_ranks_and_add_a_bonus(db):
-    a, b, c = arm_bank(db)
+    _, b, c = arm_bank(db)
     db.execute('UPDATE hindsight.banks SET config = \'{"strategy_boosts": {"bm25": "high"}}\' WHERE bank_id = \'f\'')
     rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"], query_timestamp="2100-01-01")
     by_id = {str(r["id"]): r for r in rows}
@@ -324,7 +324,8 @@ def test_caller_supplied_rerank_scores_decide_the_order(db):
     with psycopg.ClientCursor(db) as cur:
         finished = cur.execute(
             """SELECT id::text, rerank_score FROM hindsight.recall_finish('f',
-                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c ORDER BY c.candidate_rank),
+                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c
+                         ORDER BY c.candidate_rank),
                    ARRAY[-3.0, 0.0, 4.0], query_timestamp => now())""",
             (str(vec(d0=1)),),
         ).fetchall()
@@ -340,8 +341,9 @@ def test_caller_supplied_rerank_scores_decide_the_order(db):
 def test_recall_is_candidates_then_finish(db):
     arm_bank(db)
     emb = str(vec(d0=1))
-    direct = db.execute("SELECT id, score FROM hindsight.recall('f', 'kiwi', %s::vector, query_timestamp => '2030-01-01')",
-                        (emb,)).fetchall()  # fmt: skip
+    direct = db.execute(
+        "SELECT id, score FROM hindsight.recall('f', 'kiwi', %s::vector, query_timestamp => '2030-01-01')", (emb,)
+    ).fetchall()
     composed = db.execute(
         """SELECT id, score FROM hindsight.recall_finish('f',
                ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c ORDER BY c.candidate_rank),
@@ -416,7 +418,8 @@ def test_semantic_arm_uses_hnsw_on_a_20000_unit_bank(db):
     db.execute("SELECT setseed(0.42)")
     db.execute(
         """INSERT INTO hindsight.memory_units (bank_id, text, embedding, token_count, search_vector)
-           SELECT 'large', 'unit ' || g, (SELECT array_agg(random() - 0.5) FROM generate_series(1, 384) WHERE g > 0)::vector,
+           SELECT 'large', 'unit ' || g,
+                  (SELECT array_agg(random() - 0.5) FROM generate_series(1, 384) WHERE g > 0)::vector,
                   2, to_tsvector('english', 'unit ' || g)
            FROM generate_series(1, 20000) g"""
     )

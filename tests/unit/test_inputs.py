@@ -18,14 +18,14 @@ def test_text_file_is_one_document_named_by_its_path(tmp_path):
 def test_document_id_names_a_single_item_only(tmp_path):
     path = tmp_path / "items.jsonl"
     path.write_text('{"content": "one"}\n{"content": "two"}\n')
-    with pytest.raises(InvalidInputError, match="a document id names one item, and items.jsonl holds 2"):
+    with pytest.raises(InvalidInputError, match=r"a document id names one item, and items\.jsonl holds 2"):
         read_items(str(path), document_id="mine")
 
 
 def test_binary_and_undecodable_files_are_refused(tmp_path):
     binary = tmp_path / "a.out"
     binary.write_bytes(b"\x7fELF\x02\x01\x00\x00")
-    with pytest.raises(InvalidInputError, match="a.out looks like a binary file"):
+    with pytest.raises(InvalidInputError, match=r"a\.out looks like a binary file"):
         read_items(str(binary))
     latin = tmp_path / "old.txt"
     latin.write_bytes("Café crème".encode("latin-1"))
