@@ -56,6 +56,29 @@ COMMENT ON FUNCTION hindsight._proximity(timestamptz, tstzrange) IS
     'Temporal proximity of a date to a query window, in [0, 1]: 1 - min(|date - window midpoint| / '
     '(window length / 2), 1). 0.5 when the unit has no date; NULL when there is no window.';
 
+CREATE OR REPLACE FUNCTION hindsight._recency_of(
+    unit_date timestamptz,
+    query_timestamp timestamptz,
+    method text,
+    horizon_days float8,
+    half_life_days float8
+)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE
+        WHEN unit_date IS NULL THEN 0.5
+        WHEN unit_date > query_timestamp THEN 1.0
+        WHEN method = 'exponential' THEN
+            least(power(0.5, extract(epoch FROM query_timestamp - unit_date)::float8 / 86400 / half_life_days), 1.0)
+        ELSE greatest(least(1.0 - extract(epoch FROM query_timestamp - unit_date)::float8 / 86400 / horizon_days,
+                            1.0), 0.1)
+    END
+$$;
+COMMENT ON FUNCTION hindsight._recency_of(timestamptz, timestamptz, text, float8, float8) IS
+    'Recency of one date at query_timestamp: NULL -> 0.5, future -> 1.0, exponential min(0.5^(days/half_life), 1), '
+    'else linear clamp(1 - days/horizon, 0.1, 1).';
+
 CREATE OR REPLACE FUNCTION hindsight._recency(
     occurred_start timestamptz,
     occurred_end timestamptz,
@@ -71,26 +94,14 @@ AS $$
     -- Age in days from the unit's date to query_timestamp. A unit stored as a
     -- whole coarse period (27 days or more, i.e. a calendar month or longer) is
     -- aged from the period's end and capped at 0.5: never stale while it runs,
-    -- never boosted.
-    WITH d AS (
-        SELECT CASE WHEN occurred_start IS NOT NULL AND occurred_end IS NOT NULL
-                         AND occurred_end - occurred_start >= interval '27 days'
-                    THEN occurred_end
-                    ELSE hindsight._effective_date(occurred_start, occurred_end, mentioned_at) END AS unit_date,
-               occurred_start IS NOT NULL AND occurred_end IS NOT NULL
-                   AND occurred_end - occurred_start >= interval '27 days' AS coarse
-    ), r AS (
-        SELECT d.coarse, CASE
-            WHEN method = 'none' OR d.unit_date IS NULL THEN 0.5
-            WHEN d.unit_date > query_timestamp THEN 1.0
-            WHEN method = 'exponential' THEN
-                least(power(0.5, extract(epoch FROM query_timestamp - d.unit_date)::float8 / 86400 / half_life_days), 1.0)
-            ELSE greatest(least(1.0 - extract(epoch FROM query_timestamp - d.unit_date)::float8 / 86400 / horizon_days,
-                                1.0), 0.1)
-        END AS value
-        FROM d
-    )
-    SELECT CASE WHEN r.coarse AND method <> 'none' THEN least(r.value, 0.5) ELSE r.value END FROM r
+    -- never boosted. One expression, so the planner inlines it per row.
+    SELECT CASE
+        WHEN method = 'none' THEN 0.5
+        WHEN occurred_end - occurred_start >= interval '27 days' THEN least(0.5,
+            hindsight._recency_of(occurred_end, query_timestamp, method, horizon_days, half_life_days))
+        ELSE hindsight._recency_of(coalesce(occurred_start, mentioned_at, occurred_end), query_timestamp, method,
+                                   horizon_days, half_life_days)
+    END
 $$;
 COMMENT ON FUNCTION hindsight._recency(timestamptz, timestamptz, timestamptz, timestamptz, text, float8, float8) IS
     'Recency signal in [0, 1] of a unit at query_timestamp. Date: occurred_start, else mentioned_at, else '
@@ -146,7 +157,7 @@ CREATE OR REPLACE FUNCTION hindsight._rerank_text(
     occurred_start timestamptz
 )
 RETURNS text
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
+LANGUAGE sql STABLE PARALLEL SAFE
 AS $$
     SELECT CASE WHEN occurred_start IS NULL THEN ''
                 ELSE '[Date: ' || to_char(occurred_start AT TIME ZONE 'UTC', 'FMMonth DD, YYYY')
