@@ -130,8 +130,8 @@ test: $(VENV)/.installed install-extension
 	$(VENV)/bin/pytest
 
 lint: $(VENV)/.installed
-	$(VENV)/bin/ruff check hindsight_pg plpython tests
-	$(VENV)/bin/ruff format --check hindsight_pg plpython tests
+	$(VENV)/bin/ruff check hindsight_pg plpython tests bench
+	$(VENV)/bin/ruff format --check hindsight_pg plpython tests bench
 	$(VENV)/bin/mypy
 
 clean:

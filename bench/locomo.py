@@ -18,12 +18,12 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import re
 import statistics
 import subprocess
 import sys
 import time
-from collections import defaultdict
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -107,8 +107,6 @@ def header(client: hindsight_pg.Client) -> str:
     pg, vec = client.conn.execute(
         "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
     ).fetchone()
-    import os
-
     return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"
 
 
