@@ -100,7 +100,8 @@ AS $$
           AND en.mention_count <= max_entity_units
     ),
     by_entity AS (
-        SELECT x.unit_id, count(DISTINCT e.entity_id)::int AS shared
+        -- each entity lists a unit once, so count(*) counts distinct shared entities
+        SELECT x.unit_id, count(*)::int AS shared
         FROM seed_entities e
         CROSS JOIN LATERAL (
             SELECT ue.unit_id FROM hindsight.unit_entities ue
@@ -113,8 +114,11 @@ AS $$
     entity_hits AS (
         SELECT b.unit_id, b.shared
         FROM by_entity b
-        JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = b.unit_id
-        WHERE (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+        WHERE (types IS NULL AND coalesce(cardinality(_graph_expand.tags), 0) = 0)
+           OR EXISTS (SELECT FROM hindsight.memory_units u
+                      WHERE u.bank_id = _graph_expand.bank_id AND u.id = b.unit_id
+                        AND (types IS NULL OR u.fact_type = ANY (types))
+                        AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match))
         ORDER BY b.shared DESC, b.unit_id
         LIMIT recall_budget
     ),
@@ -210,8 +214,11 @@ BEGIN
         WHERE g.shared_entities > 0 OR g.causal_weight > 0
            OR (query_embedding IS NOT NULL AND 1 - (u.embedding <=> query_embedding) >= floor_similarity);
         found := step || found;  -- a unit keeps the activation of the hop that reached it first
-        frontier := ARRAY(SELECT k::uuid FROM jsonb_object_keys(step) k);
-        reached := reached || frontier;
+        reached := reached || ARRAY(SELECT k::uuid FROM jsonb_object_keys(step) k);
+        -- the next hop starts from this hop's best graph_seed_limit units, as the first did from the seeds
+        frontier := ARRAY(SELECT f.key::uuid FROM jsonb_each(step) f
+                          ORDER BY (f.value->>0)::float8 DESC, (f.value->>1)::float8 DESC, f.key
+                          LIMIT (config->>'graph_seed_limit')::int);
         hop := hop + 1;
         decay := decay * (config->>'graph_hop_decay')::float8;
     END LOOP;
@@ -229,7 +236,8 @@ COMMENT ON FUNCTION hindsight._graph_arm(text, vector, hindsight._arm_hit[], tex
     'Graph arm (link expansion, Hindsight TEMPR): from up to graph_seed_limit (20) semantic hits with cosine '
     '>= graph_seed_min_similarity (0.3), expand through shared entities, semantic and causal links; activation '
     '= tanh(0.5 * shared entities) + semantic weight + causal weight, in [0, 3]; hops beyond the first '
-    '(graph_max_hops, default 2) are multiplied by graph_hop_decay (0.5) per hop. Candidates need evidence: a '
+    '(graph_max_hops, default 2) start from the previous hop''s best graph_seed_limit units and are multiplied by '
+    'graph_hop_decay (0.5) per hop. Candidates need evidence: a '
     'shared entity, a causal link, or cosine to the query >= graph_semantic_floor (0.3). Entities linked to more '
     'than max(graph_common_entity_min_units (20), graph_common_entity_share (0.1) * bank units) units are not '
     'followed. Ranked by activation, '

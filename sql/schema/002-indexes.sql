@@ -24,6 +24,6 @@ CREATE INDEX entities_name_trgm_idx
     ON hindsight.entities USING gin (canonical_name gin_trgm_ops);
 
 CREATE INDEX unit_entities_entity_idx
-    ON hindsight.unit_entities (bank_id, entity_id);
+    ON hindsight.unit_entities (bank_id, entity_id, unit_id);
 CREATE INDEX memory_links_to_idx
     ON hindsight.memory_links (bank_id, to_unit_id);

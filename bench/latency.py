@@ -1,0 +1,247 @@
+"""Recall latency at 10,000 and 100,000 memory units, against bare pgvector kNN in the same run.
+
+Builds synthetic banks (sentences from templates with people, places, projects and
+dates over three years; entities from the templates; temporal links between a
+person's consecutive facts) through the real retain path, with embeddings composed
+from MiniLM embeddings of the template parts so that building takes minutes, not
+hours. Then, per bank and over the same queries (a third of them with a time window):
+
+- hindsight.recall without a cross-encoder at budgets low / mid / high (median, p95);
+- a bare kNN query (ORDER BY embedding <=> q LIMIT 10, and LIMIT 300 at ef_search 300);
+- the keyword arm alone (hindsight._keyword_arm, ts_rank_cd);
+- milliseconds per phase from the trace (median).
+
+    .venv/bin/python bench/latency.py [--sizes 10000,100000] [--queries 200] [--rebuild]
+
+Banks are named bench-latency-<size> and reused when they hold the right number of units.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+import hindsight_pg
+
+PEOPLE = [
+    "Alice", "Bob", "Carmen", "Dmitri", "Elena", "Farid", "Grace", "Hiro", "Ines", "Jonas", "Kemi", "Lars",
+    "Maya", "Nadia", "Omar", "Priya", "Quinn", "Rosa", "Sven", "Tara", "Umar", "Vera", "Wes", "Ximena",
+    "Yusuf", "Zoe", "Arjun", "Bea", "Chen", "Dara", "Emil", "Fatima", "Gil", "Hana", "Ivo", "Jade",
+]  # fmt: skip
+PLACES = [
+    "Lisbon", "Berlin", "Nairobi", "Osaka", "Toronto", "Lima", "Oslo", "Seoul", "Cairo", "Austin", "Porto",
+    "the head office", "the lake house", "the Denver lab", "the warehouse", "the customer site",
+]  # fmt: skip
+PROJECTS = [
+    "Project Atlas", "Project Falcon", "Orion", "the billing migration", "the search rewrite", "the mobile app",
+    "the data warehouse", "the onboarding flow", "the security audit", "the pricing page", "the API gateway",
+    "the recommendation engine", "the hiring plan", "the Q3 roadmap", "the support bot", "the design system",
+]  # fmt: skip
+TEMPLATES = [
+    "{p} met {q} in {place} to discuss {project}.",
+    "{p} finished the first milestone of {project}.",
+    "{p} is worried that {project} will slip past the deadline.",
+    "{p} flew to {place} for a workshop on {project}.",
+    "{p} and {q} disagreed about the scope of {project}.",
+    "{p} presented the results of {project} to the leadership team.",
+    "{p} asked {q} to review the design of {project}.",
+    "{p} took a week off and went hiking near {place}.",
+    "{p} reported a production incident caused by {project}.",
+    "{p} hired two engineers for {project} in {place}.",
+    "{p} wrote the retrospective for {project}.",
+    "{p} celebrated a birthday with {q} in {place}.",
+]  # fmt: skip
+QUESTIONS = [
+    ("What did {p} do in {place}?", False),
+    ("Who is working on {project}?", False),
+    ("What went wrong with {project}?", False),
+    ("When did {p} meet {q}?", False),
+    ("What happened with {project} in {month} {year}?", True),
+    ("What was {p} busy with in {month} {year}?", True),
+]
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]  # fmt: skip
+START = datetime(2023, 1, 1, tzinfo=UTC)
+DAYS = 3 * 365
+
+
+def component_vectors(embedder: hindsight_pg.Embedder) -> dict[str, np.ndarray]:
+    parts = PEOPLE + PLACES + PROJECTS + [t.replace("{p}", "").replace("{q}", "").replace("{place}", "")
+                                          .replace("{project}", "") for t in TEMPLATES]  # fmt: skip
+    vectors = embedder.embed(parts)
+    return dict(zip(parts, vectors, strict=True))
+
+
+def make_units(n: int, parts: dict[str, np.ndarray], rng: random.Random) -> list[dict[str, Any]]:
+    units = []
+    noise = np.random.default_rng(rng.randrange(2**32))
+    for _ in range(n):
+        template = rng.choice(TEMPLATES)
+        p, q = rng.sample(PEOPLE, 2)
+        place, project = rng.choice(PLACES), rng.choice(PROJECTS)
+        text = template.format(p=p, q=q, place=place, project=project)
+        skeleton = template.replace("{p}", "").replace("{q}", "").replace("{place}", "").replace("{project}", "")
+        vector = 1.2 * parts[skeleton] + parts[p] + 0.6 * parts[project]
+        if "{q}" in template:
+            vector = vector + 0.5 * parts[q]
+        if "{place}" in template:
+            vector = vector + 0.5 * parts[place]
+        vector = vector + noise.normal(0, 0.03, vector.shape)
+        vector = vector / np.linalg.norm(vector)
+        when = START + timedelta(days=rng.uniform(0, DAYS))
+        entities = [p, project] + ([q] if "{q}" in template else []) + ([place] if "{place}" in template else [])
+        units.append({"text": text, "embedding": [round(float(x), 6) for x in vector], "when": when, "entities": entities})
+    return units
+
+
+def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[str, np.ndarray]) -> None:
+    conn = client.conn
+    row = conn.execute("SELECT unit_count FROM hindsight.banks WHERE bank_id = %s", (bank,)).fetchone()
+    if row and row[0] == size:
+        return
+    client.delete_bank(bank)
+    # load first, build the HNSW index once at the end (faster than growing it unit by unit)
+    conn.execute("SELECT hindsight.create_bank(%s, config => '{\"hnsw_min_units\": 1000000000}')", (bank,))
+    rng = random.Random(size)
+    started = time.perf_counter()
+    batch = 2000
+    for offset in range(0, size, batch):
+        units = make_units(min(batch, size - offset), parts, rng)
+        items = [{"document_id": f"u{offset + i}", "timestamp": u["when"].isoformat(),
+                  "units": [{"text": u["text"], "embedding": u["embedding"], "entities": u["entities"]}]}
+                 for i, u in enumerate(units)]  # fmt: skip
+        conn.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps(items)))
+        done = offset + len(units)
+        rate = done / (time.perf_counter() - started)
+        print(f"\r  {bank}: {done:,}/{size:,} units retained ({rate:,.0f}/s)", end="", file=sys.stderr)
+    print(file=sys.stderr)
+    # temporal links: each fact to the same person's next fact, set-based
+    conn.execute(
+        """INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+           SELECT %(b)s, id, next_id, 'temporal', 0.8 FROM (
+               SELECT u.id, lead(u.id) OVER (PARTITION BY split_part(u.text, ' ', 1) ORDER BY u.mentioned_at) AS next_id
+               FROM hindsight.memory_units u WHERE u.bank_id = %(b)s) s
+           WHERE next_id IS NOT NULL""",
+        {"b": bank},
+    )
+    conn.execute("SET maintenance_work_mem = '1GB'")
+    t = time.perf_counter()
+    conn.execute("SELECT hindsight.index_bank(%s, force => true)", (bank,))
+    conn.execute("ANALYZE hindsight.memory_units")
+    print(f"  {bank}: HNSW index built in {time.perf_counter() - t:.1f} s", file=sys.stderr)
+
+
+def make_queries(n: int, rng: random.Random) -> list[tuple[str, tuple[datetime, datetime] | None]]:
+    queries = []
+    for i in range(n):
+        template, temporal = QUESTIONS[i % len(QUESTIONS)]
+        p, q = rng.sample(PEOPLE, 2)
+        year, month = rng.choice([2023, 2024, 2025]), rng.randrange(12)
+        text = template.format(p=p, q=q, place=rng.choice(PLACES), project=rng.choice(PROJECTS),
+                               month=MONTHS[month], year=year)  # fmt: skip
+        window = None
+        if temporal:
+            start = datetime(year, month + 1, 1, tzinfo=UTC)
+            end = datetime(year + (month == 11), (month + 1) % 12 + 1, 1, tzinfo=UTC) - timedelta(microseconds=1)
+            window = (start, end)
+        queries.append((text, window))
+    return queries
+
+
+def timed(conn: Any, sql: str, params: Any) -> float:
+    started = time.perf_counter()
+    conn.execute(sql, params).fetchall()
+    return (time.perf_counter() - started) * 1000
+
+
+def summary(values: list[float]) -> str:
+    ordered = sorted(values)
+    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
+    return f"{statistics.median(values):7.2f} {p95:7.2f}"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", default="10000,100000")
+    parser.add_argument("--queries", type=int, default=200)
+    parser.add_argument("--output", default="bench/results/latency.json")
+    parser.add_argument("--dsn", default=None)
+    args = parser.parse_args()
+
+    client = hindsight_pg.connect(args.dsn)
+    conn = client.conn
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    pg, vec = conn.execute(
+        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
+    ).fetchone()
+    print(f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores")
+    parts = component_vectors(client.embedder)
+    queries = make_queries(args.queries, random.Random(7))
+    embeddings = client.embedder.embed([q for q, _ in queries], kind="query")
+    report: dict[str, Any] = {"header": f"commit {commit}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"}
+
+    for size in [int(s) for s in args.sizes.split(",")]:
+        bank = f"bench-latency-{size}"
+        build_bank(client, bank, size, parts)
+        rows: dict[str, list[float]] = {}
+        phases: dict[str, list[float]] = {}
+        for (text, window), emb in zip(queries, embeddings, strict=True):
+            for budget in ("low", "mid", "high"):
+                rows.setdefault(f"recall {budget}", []).append(timed(conn,
+                    "SELECT * FROM hindsight.recall(%s, %s, %s, budget => %s, temporal_window => %s::tstzrange)",
+                    (bank, text, emb, budget, None if window is None else f"[{window[0]},{window[1]}]")))  # fmt: skip
+            conn.execute("SET hnsw.ef_search = 40")
+            rows.setdefault("bare kNN LIMIT 10", []).append(timed(conn,
+                "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 10",
+                (bank, emb)))  # fmt: skip
+            conn.execute("SET hnsw.ef_search = 300")
+            rows.setdefault("bare kNN LIMIT 300, ef_search 300", []).append(timed(conn,
+                "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 300",
+                (bank, emb)))  # fmt: skip
+            conn.execute("RESET hnsw.ef_search")
+            rows.setdefault("keyword arm alone (ts_rank_cd, 300)", []).append(timed(conn,
+                "SELECT hindsight._keyword_arm(%s, hindsight._keyword_query(%s, 'english'), NULL, NULL, 'any', 300)",
+                (bank, text)))  # fmt: skip
+            conn.execute("SELECT * FROM hindsight.recall(%s, %s, %s, trace => true, temporal_window => %s::tstzrange)",
+                         (bank, text, emb, None if window is None else f"[{window[0]},{window[1]}]"))  # fmt: skip
+            trace = json.loads(conn.execute("SELECT current_setting('hindsight.last_trace')").fetchone()[0])
+            for arm, info in trace["arms"].items():
+                if info["ran"] and info["ms"] is not None:
+                    phases.setdefault(f"arm {arm}", []).append(info["ms"])
+            phases.setdefault("fusion + candidates", []).append(trace["fusion"]["ms"])
+            phases.setdefault("finish (scoring, packing)", []).append(trace["phases_ms"]["finish"])
+        print(f"\n{bank}: {len(queries)} queries ({sum(w is not None for _, w in queries)} with a time window)")
+        print(f"{'':<40}{'median':>8}{'p95':>8}   ms")
+        for name, values in rows.items():
+            print(f"{name:<40}{summary(values)}")
+        ratio = statistics.median(rows["recall mid"]) / statistics.median(rows["bare kNN LIMIT 300, ef_search 300"])
+        print(f"{'recall mid / bare kNN LIMIT 300':<40}{ratio:7.1f}x")
+        print("phases of recall mid (trace, median ms):")
+        for name, values in phases.items():
+            print(f"  {name:<38}{statistics.median(values):7.2f}")
+        report[bank] = {
+            "queries": len(queries),
+            "ms": {k: {"median": statistics.median(v), "p95": sorted(v)[round(0.95 * (len(v) - 1))]}
+                   for k, v in rows.items()},  # fmt: skip
+            "ratio_mid_to_knn300": ratio,
+            "phases_median_ms": {k: statistics.median(v) for k, v in phases.items()},
+        }
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(report, indent=1))
+    print(f"\nwritten to {out}")
+
+
+if __name__ == "__main__":
+    main()
