@@ -6,6 +6,7 @@
 #   make demo      install if needed, then retain a sample conversation and recall.
 #   make test      unit and database tests (installs the extension files first).
 #   make lint      ruff and mypy.
+#   make bench     LoCoMo quality and recall latency (docs/benchmarks.md), about 15 minutes.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
 # versioned script from sql/, `make install-extension` installs it.
@@ -51,7 +52,7 @@ else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench clean
 
 all extension: $(EXT_SCRIPT)
 
@@ -128,6 +129,10 @@ demo:
 
 test: $(VENV)/.installed install-extension
 	$(VENV)/bin/pytest
+
+bench: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/locomo.py
+	$(VENV)/bin/python bench/latency.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check hindsight_pg plpython tests bench
