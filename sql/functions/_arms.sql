@@ -278,11 +278,7 @@ BEGIN
                                     temporal_window) AS proximity
         FROM hindsight.memory_units u
         WHERE u.bank_id = _temporal_arm.bank_id
-          AND ((u.occurred_start IS NOT NULL AND u.occurred_end IS NOT NULL
-                AND tstzrange(u.occurred_start, u.occurred_end, '[]') && temporal_window)
-               OR u.mentioned_at <@ temporal_window
-               OR u.occurred_start <@ temporal_window
-               OR u.occurred_end <@ temporal_window)
+          AND hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && temporal_window
           AND (query_embedding IS NULL
                OR 1 - (u.embedding <=> query_embedding) >= (config->>'temporal_min_similarity')::float8)
           AND (types IS NULL OR u.fact_type = ANY (types))

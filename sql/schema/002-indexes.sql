@@ -5,6 +5,32 @@
 -- config value hnsw_min_units gets its own partial HNSW index
 -- (hindsight.index_bank, called by retain).
 
+-- The times a unit is about: its occurred range (or either end alone) and the
+-- moment it was mentioned, as one multirange; the temporal arm asks which units'
+-- times overlap the query window, through this GiST index (btree_gist for bank_id).
+CREATE FUNCTION hindsight._time_span(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS tstzmultirange
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT tstzmultirange(VARIADIC ARRAY(
+        SELECT r FROM (VALUES
+            (CASE WHEN occurred_start IS NOT NULL OR occurred_end IS NOT NULL
+                  THEN tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]')
+             END),
+            (CASE WHEN mentioned_at IS NOT NULL THEN tstzrange(mentioned_at, mentioned_at, '[]') END)) v(r)
+        WHERE r IS NOT NULL))
+$$;
+COMMENT ON FUNCTION hindsight._time_span(timestamptz, timestamptz, timestamptz) IS
+    'The times a unit is about, as a multirange: [occurred_start, occurred_end] (or the one that exists) '
+    'and the instant mentioned_at. Empty when the unit has no date.';
+
+CREATE INDEX memory_units_time_idx
+    ON hindsight.memory_units USING gist (bank_id, hindsight._time_span(occurred_start, occurred_end, mentioned_at));
+
 CREATE INDEX memory_units_type_occurred_idx
     ON hindsight.memory_units (bank_id, fact_type, occurred_start);
 CREATE INDEX memory_units_mentioned_idx

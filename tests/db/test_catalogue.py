@@ -50,6 +50,33 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
     }
 
 
+def test_temporal_pool_uses_the_time_index(db):
+    db.execute("SELECT hindsight.create_bank('b')")
+    db.execute(
+        """INSERT INTO hindsight.memory_units (bank_id, text, embedding, token_count, search_vector, mentioned_at)
+           SELECT 'b', 'n', array_fill(0.1, ARRAY[384])::vector, 1, to_tsvector('n'),
+                  '2020-01-01'::timestamptz + g * interval '1 hour' FROM generate_series(1, 5000) g"""
+    )
+    db.execute("ANALYZE hindsight.memory_units")
+    plan = "\n".join(
+        r[0]
+        for r in db.execute(
+            "EXPLAIN SELECT id FROM hindsight.memory_units u WHERE u.bank_id = 'b' AND"
+            " hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && '[2020-02-01, 2020-02-02]'::tstzrange"
+        ).fetchall()
+    )
+    assert "memory_units_time_idx" in plan
+    spans = db.execute(
+        "SELECT hindsight._time_span('2024-01-01', '2024-01-31', '2024-03-01')::text,"
+        " hindsight._time_span(NULL, '2024-01-31', NULL)::text, hindsight._time_span(NULL, NULL, NULL)::text"
+    ).fetchone()
+    assert spans == (
+        '{["2024-01-01 00:00:00+00","2024-01-31 00:00:00+00"],["2024-03-01 00:00:00+00","2024-03-01 00:00:00+00"]}',
+        '{["2024-01-31 00:00:00+00","2024-01-31 00:00:00+00"]}',
+        "{}",
+    )
+
+
 def test_no_hnsw_index_spans_all_banks(db):
     rows = db.execute(
         "SELECT indexdef FROM pg_indexes WHERE schemaname = 'hindsight' AND indexdef ILIKE '%hnsw%'"
