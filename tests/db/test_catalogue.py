@@ -62,7 +62,8 @@ def test_temporal_pool_uses_the_time_index(db):
         r[0]
         for r in db.execute(
             "EXPLAIN SELECT id FROM hindsight.memory_units u WHERE u.bank_id = 'b' AND"
-            " hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && '[2020-02-01, 2020-02-02]'::tstzrange"
+            " hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at)"
+            " && '[2020-02-01, 2020-02-02]'::tstzrange"
         ).fetchall()
     )
     assert "memory_units_time_idx" in plan
