@@ -127,7 +127,8 @@ BEGIN
            c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
            c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score
     FROM unnest(kept) WITH ORDINALITY AS k(pos, rank)
-    CROSS JOIN LATERAL (SELECT (scored[k.pos]).*) AS s
+    JOIN unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
+                                              token_count, o) ON s.o = k.pos
     JOIN unnest(candidates) AS c ON c.unit_id = s.unit_id
     JOIN hindsight.memory_units u ON u.bank_id = recall_finish.bank_id AND u.id = s.unit_id
     ORDER BY k.rank;
@@ -156,7 +157,10 @@ BEGIN
             'packing', jsonb_build_object(
                 'candidates', least(coalesce(cardinality(scored), 0), recall_budget * 2),
                 'kept', cardinality(kept),
-                'tokens', (SELECT coalesce(sum((scored[p]).token_count), 0) FROM unnest(kept) p),
+                'tokens', (SELECT coalesce(sum(s.token_count), 0)
+                           FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
+                                                                    recency, proof, token_count, o)
+                           WHERE s.o = ANY (kept)),
                 'max_tokens', max_tokens),
             'phases_ms', coalesce(earlier->'phases_ms', '{}') || jsonb_build_object(
                 'finish', extract(epoch FROM clock_timestamp() - started) * 1000),
