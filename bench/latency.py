@@ -101,7 +101,9 @@ def make_units(n: int, parts: dict[str, np.ndarray], rng: random.Random) -> list
         vector = vector / np.linalg.norm(vector)
         when = START + timedelta(days=rng.uniform(0, DAYS))
         entities = [p, project] + ([q] if "{q}" in template else []) + ([place] if "{place}" in template else [])
-        units.append({"text": text, "embedding": [round(float(x), 6) for x in vector], "when": when, "entities": entities})
+        units.append(
+            {"text": text, "embedding": [round(float(x), 6) for x in vector], "when": when, "entities": entities}
+        )
     return units
 
 
@@ -232,8 +234,10 @@ def main() -> None:
             print(f"  {name:<38}{statistics.median(values):7.2f}")
         report[bank] = {
             "queries": len(queries),
-            "ms": {k: {"median": statistics.median(v), "p95": sorted(v)[round(0.95 * (len(v) - 1))]}
-                   for k, v in rows.items()},  # fmt: skip
+            "ms": {
+                k: {"median": statistics.median(v), "p95": sorted(v)[round(0.95 * (len(v) - 1))]}
+                for k, v in rows.items()
+            },  # fmt: skip
             "ratio_mid_to_knn300": ratio,
             "phases_median_ms": {k: statistics.median(v) for k, v in phases.items()},
         }

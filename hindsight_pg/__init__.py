@@ -20,6 +20,7 @@ from ._errors import (
     ServerError,
 )
 from ._server import EmbeddedServer
+from ._temporal import parse_temporal
 from ._types import Bank, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
 __all__ = [
@@ -41,4 +42,5 @@ __all__ = [
     "ServerError",
     "__version__",
     "connect",
+    "parse_temporal",
 ]

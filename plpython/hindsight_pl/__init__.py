@@ -8,8 +8,8 @@ Modules never import ``plpy``: whatever they need is passed in, so they are
 unit-tested with plain pytest.
 """
 
-from . import chunking, packing, spreading, text, tokens
+from . import chunking, packing, spreading, temporal, text, tokens
 
 __version__ = "0.1.0"
 
-__all__ = ["__version__", "chunking", "packing", "spreading", "text", "tokens"]
+__all__ = ["__version__", "chunking", "packing", "spreading", "temporal", "text", "tokens"]

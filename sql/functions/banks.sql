@@ -40,7 +40,9 @@ AS $$
         "temporal_alpha": 0.2,
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
-        "text_search_config": "english"
+        "text_search_config": "english",
+        "time_zone": "UTC",
+        "hemisphere": "north"
     }'::jsonb
 $$;
 COMMENT ON FUNCTION hindsight._default_config() IS
@@ -119,6 +121,17 @@ BEGIN
     IF config->>'recency_function' NOT IN ('linear', 'exponential', 'none') THEN
         RAISE EXCEPTION 'recency_function must be linear, exponential or none, got "%"', config->>'recency_function'
             USING ERRCODE = '22023';
+    END IF;
+    IF config->>'hemisphere' NOT IN ('north', 'south') THEN
+        RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';
+    END IF;
+    IF config ? 'time_zone' THEN
+        BEGIN
+            PERFORM now() AT TIME ZONE (config->>'time_zone');
+        EXCEPTION WHEN invalid_parameter_value THEN
+            RAISE EXCEPTION 'unknown time zone "%"', config->>'time_zone'
+                USING ERRCODE = '22023', HINT = 'Use an IANA name such as UTC or Europe/Berlin.';
+        END;
     END IF;
     IF config ? 'text_search_config' THEN
         BEGIN

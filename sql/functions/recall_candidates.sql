@@ -139,8 +139,16 @@ BEGIN
         ms := ms || jsonb_build_object('graph', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
-    -- Temporal arm: only with a window (the argument; automatic windows come
-    -- from query analysis once it exists).
+    -- The query's window: the argument, else the query's own time expression
+    -- (hindsight.parse_temporal; a failure there means no window). Without one,
+    -- no temporal arm and a neutral temporal signal.
+    IF window_used IS NULL THEN
+        step := clock_timestamp();
+        window_used := hindsight._query_window(query, coalesce(query_timestamp, now()), cfg);
+        ms := ms || jsonb_build_object('query_analysis', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
+    -- Temporal arm.
     IF 'temporal' = ANY (run_arms) AND window_used IS NOT NULL THEN
         step := clock_timestamp();
         temporal_hits := hindsight._temporal_arm(bank_id, query_embedding, window_used, types, tags, tags_match,
@@ -183,7 +191,9 @@ BEGIN
             'query_timestamp', coalesce(query_timestamp, now()),
             'temporal_window', CASE WHEN window_used IS NULL THEN NULL
                                     ELSE jsonb_build_object('start', lower(window_used), 'end', upper(window_used),
-                                                            'source', 'argument') END,
+                                                            'source', CASE WHEN temporal_window IS NULL THEN 'query'
+                                                                           ELSE 'argument' END) END,
+            'query_analysis_ms', ms->'query_analysis',
             'filters', jsonb_build_object('types', types, 'tags', tags, 'tags_match', tags_match),
             'arms', jsonb_build_object(
                 'semantic', jsonb_build_object(

@@ -1,0 +1,28 @@
+"""The query analyzer, for Python callers: the same code the database runs (hindsight_pl.temporal)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from hindsight_pl import temporal
+
+from ._errors import InvalidInputError
+
+
+def parse_temporal(
+    query: str,
+    reference: datetime | None = None,
+    time_zone: str = "UTC",
+    hemisphere: str = "north",
+) -> tuple[datetime, datetime] | None:
+    """The date window ``query`` talks about: ``(start, end)`` aware datetimes in ``time_zone`` covering whole
+    days (00:00 to 23:59:59.999999), counted from ``reference`` (default now; naive means UTC), or None.
+
+    Same rules as ``hindsight.parse_temporal`` in SQL (docs/temporal.md): "last week" is the previous
+    Monday-Sunday, "last spring" the most recent March-May that has ended, 上周 the previous week.
+    Raises :class:`InvalidInputError` for an unknown time zone or hemisphere.
+    """
+    try:
+        return temporal.parse_temporal(query, reference or datetime.now(UTC), time_zone, hemisphere)
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from None

@@ -1,0 +1,84 @@
+-- Query analysis: the date window a query talks about (hindsight_pl.temporal).
+
+CREATE OR REPLACE FUNCTION hindsight._parse_temporal(
+    query text,
+    reference timestamptz,
+    time_zone text,
+    hemisphere text,
+    OUT window_start timestamptz,
+    OUT window_end timestamptz,
+    OUT problem text
+)
+LANGUAGE plpython3u STABLE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from datetime import datetime
+try:
+    found = hpl.temporal.parse_temporal(query or "", datetime.fromisoformat(reference), time_zone, hemisphere)
+except ValueError as exc:
+    return None, None, str(exc)
+if found is None:
+    return None, None, None
+return found[0].isoformat(), found[1].isoformat(), None
+$$;
+COMMENT ON FUNCTION hindsight._parse_temporal(text, timestamptz, text, text) IS
+    'hindsight_pl.temporal.parse_temporal: the window (first instant, last instant) or NULLs, and the problem '
+    'with the arguments (unknown time zone or hemisphere) instead of raising.';
+
+CREATE OR REPLACE FUNCTION hindsight.parse_temporal(
+    query text,
+    reference timestamptz DEFAULT now(),
+    time_zone text DEFAULT 'UTC',
+    hemisphere text DEFAULT 'north'
+)
+RETURNS tstzrange
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    found record;
+BEGIN
+    PERFORM hindsight._require_python();
+    SELECT * INTO found FROM hindsight._parse_temporal(query, coalesce(reference, now()), time_zone, hemisphere);
+    IF found.problem IS NOT NULL THEN
+        RAISE EXCEPTION '%', found.problem USING ERRCODE = '22023',
+            HINT = 'time_zone: an IANA name such as UTC or Europe/Berlin; hemisphere: north or south.';
+    END IF;
+    IF found.window_start IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN tstzrange(found.window_start, found.window_end, '[]');
+END
+$$;
+COMMENT ON FUNCTION hindsight.parse_temporal(text, timestamptz, text, text) IS
+$$The date window a query talks about, as whole days in time_zone: [first day 00:00, last day
+23:59:59.999999], days counted from reference seen in that zone; NULL when the query has no time
+constraint. English, Spanish, Italian, French, German and Russian rules, a Chinese rule set, then
+dateparser as the fallback (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
+Raises 22023 for an unknown time zone or hemisphere.$$;
+
+CREATE OR REPLACE FUNCTION hindsight._query_window(
+    query text,
+    reference timestamptz,
+    config jsonb
+)
+RETURNS tstzrange
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    found record;
+BEGIN
+    -- Recall's automatic window. Whatever goes wrong in the analysis means "no window":
+    -- it never fails a recall.
+    SELECT * INTO found FROM hindsight._parse_temporal(query, reference, config->>'time_zone', config->>'hemisphere');
+    IF found.window_start IS NULL THEN
+        RETURN NULL;
+    END IF;
+    RETURN tstzrange(found.window_start, found.window_end, '[]');
+EXCEPTION WHEN OTHERS THEN
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._query_window(text, timestamptz, jsonb) IS
+    'The window recall uses when no temporal_window is given: hindsight.parse_temporal of the query at the '
+    'query timestamp with the bank''s time_zone and hemisphere; NULL when there is none or the analysis fails.';

@@ -1,0 +1,74 @@
+"""hindsight.parse_temporal in SQL, and recall's automatic window."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import psycopg
+import pytest
+from _helpers import bank, put, recall, vec
+
+import hindsight_pg
+from hindsight_pl.temporal import parse_temporal
+
+REFERENCE = datetime(2025, 1, 15, 10, 0, tzinfo=UTC)
+QUERIES = ["last week", "a couple of days ago", "上周末", "2024年上半年", "la semana pasada", "in 2019",
+           "last spring", "yesterday", "Q3 2024", "no time here"]  # fmt: skip
+
+
+@pytest.mark.parametrize("query", QUERIES)
+@pytest.mark.parametrize("zone", ["UTC", "Asia/Shanghai", "America/Los_Angeles"])
+def test_sql_equals_python(db, query, zone):
+    (window,) = db.execute("SELECT hindsight.parse_temporal(%s, %s, %s)", (query, REFERENCE, zone)).fetchone()
+    expected = parse_temporal(query, REFERENCE, zone)
+    if expected is None:
+        assert window is None
+    else:
+        assert (window.lower, window.upper, window.bounds) == (expected[0], expected[1], "[]")
+
+
+def test_driver_function_is_the_same_analyzer():
+    start, end = hindsight_pg.parse_temporal("last week", REFERENCE)
+    assert (start.date().isoformat(), end.date().isoformat()) == ("2025-01-06", "2025-01-12")
+    with pytest.raises(hindsight_pg.InvalidInputError, match="unknown time zone"):
+        hindsight_pg.parse_temporal("last week", REFERENCE, "Nowhere/Land")
+
+
+def test_bad_time_zone_is_an_error_in_sql(db):
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="unknown time zone 'Nowhere/Land'"):
+        db.execute("SELECT hindsight.parse_temporal('last week', now(), 'Nowhere/Land')")
+
+
+def test_the_automatic_window_never_fails_a_recall(db):
+    config = '{"time_zone": "Nowhere/Land", "hemisphere": "north"}'
+    assert db.execute("SELECT hindsight._query_window('last week', now(), %s)", (config,)).fetchone()[0] is None
+
+
+def test_last_spring_ranks_april_above_october(db):
+    bank(db, "s")
+    april, october = put(db, "s", [
+        {"text": "Planted tomatoes in the garden.", "embedding": vec(d0=1, d1=1), "mentioned_at": "2026-04-12T10:00Z"},
+        {"text": "Planted garlic in the garden.", "embedding": vec(d0=1, d2=1), "mentioned_at": "2026-10-12T10:00Z"},
+    ])  # fmt: skip
+    rows = recall(db, "s", "What did I plant last spring?", vec(d0=1), query_timestamp="2026-11-01T00:00Z",
+                  trace=True)  # fmt: skip
+    assert [str(r["id"]) for r in rows] == [april, october]
+    assert rows[0]["semantic_score"] == pytest.approx(rows[1]["semantic_score"])  # equally similar
+    assert rows[0]["temporal_rank"] == 1 and rows[1]["temporal_rank"] is None
+    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    assert trace["temporal_window"]["source"] == "query"
+    assert trace["temporal_window"]["start"].startswith("2026-03-01")
+
+
+def test_bank_time_zone_and_hemisphere(db):
+    bank(db, "au", time_zone="Australia/Sydney", hemisphere="south")
+    put(db, "au", [("Went skiing.", vec(d0=1))])
+    db.execute("SELECT * FROM hindsight.recall('au', 'what happened last winter', query_timestamp => '2026-11-01',"
+               " trace => true)")  # fmt: skip
+    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    # southern winter: June to August 2026, whole days in Sydney time (UTC+10 in winter)
+    assert trace["temporal_window"]["start"].startswith("2026-05-31T14:00:00")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="hemisphere must be north or south"):
+        bank(db, "x", hemisphere="east")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='unknown time zone "Mars/Base"'):
+        bank(db, "y", time_zone="Mars/Base")
