@@ -237,7 +237,7 @@ def main() -> None:
             "ms": {
                 k: {"median": statistics.median(v), "p95": sorted(v)[round(0.95 * (len(v) - 1))]}
                 for k, v in rows.items()
-            },  # fmt: skip
+            },
             "ratio_mid_to_knn300": ratio,
             "phases_median_ms": {k: statistics.median(v) for k, v in phases.items()},
         }
