@@ -223,6 +223,7 @@ NEXT = set("next coming upcoming próximo próxima siguiente prossimo prossima p
 
 YESTERDAY = {"yesterday", "ayer", "ieri", "hier", "gestern", "вчера"}
 TODAY = {"today", "hoy", "oggi", "aujourd'hui", "heute", "сегодня"}
+TOMORROW = {"tomorrow", "domani", "demain", "morgen", "завтра"}  # "mañana" also means "morning": left out
 DAY_BEFORE_YESTERDAY = ["the day before yesterday", "anteayer", "antier", "antes de ayer", "l'altro ieri",
                         "altroieri", "l'altroieri", "avantieri", "avant-hier", "vorgestern", "позавчера"]  # fmt: skip
 COUPLE = ["a couple of", "couple of", "a couple", "un par de", "un paio di", "un couple de", "ein paar", "пару",
@@ -275,6 +276,8 @@ def _fixed_days(text: str, today: date, hemisphere: str) -> Span | None:
         return day(today)
     if words & YESTERDAY:
         return day(today - DAY)
+    if words & TOMORROW:
+        return day(today + DAY)
     return None
 
 

@@ -46,6 +46,9 @@ CASES = [
     # -- English --
     ("What did I do yesterday?", W, "2025-01-14", "2025-01-14"),
     ("what's on today", W, "2025-01-15", "2025-01-15"),
+    ("what is planned for tomorrow", W, "2025-01-16", "2025-01-16"),
+    ("notes from 03/05/2024", W, "2024-03-05", "2024-03-05"),  # dateparser: month first in English
+    ("the 15th of June", W, "2024-06-15", "2024-06-15"),
     ("the day before yesterday we shipped", W, "2025-01-13", "2025-01-13"),
     ("a few days ago", W, "2025-01-10", "2025-01-13"),
     ("couple of weeks ago", W, "2024-12-25", "2025-01-08"),
