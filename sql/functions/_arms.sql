@@ -54,10 +54,13 @@ CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
 RETURNS hindsight._arm_hit[]
 LANGUAGE sql STABLE
 AS $$
-    -- Ties (frequent: ts_rank_cd has no term rarity) go to the shorter text,
-    -- then by text, so the order does not depend on random unit ids.
+    -- Ties are frequent (ts_rank_cd knows no term rarity: a speaker's name matches
+    -- half a conversation). They go to the longer text, then by text, so the order
+    -- does not depend on random unit ids. Longer first, because a longer memory
+    -- says more: on the LoCoMo dev split (760 questions) Recall@10 of the full
+    -- pipeline is 0.659 with longer-first and 0.601 with shorter-first.
     SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len, n.text, n.id)::int AS rn
+    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len DESC, n.text, n.id)::int AS rn
           FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
                        length(u.text) AS len, u.text
                 FROM hindsight.memory_units u
@@ -65,11 +68,11 @@ AS $$
                   AND u.search_vector @@ keyword_query
                   AND (types IS NULL OR u.fact_type = ANY (types))
                   AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
-                ORDER BY 2 DESC, 3, 4, u.id
+                ORDER BY 2 DESC, 3 DESC, 4, u.id
                 LIMIT recall_budget) n) s
 $$;
 COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int) IS
-    'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the shorter '
+    'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the longer '
     'text, LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._graph_expand(

@@ -83,9 +83,9 @@ def test_keyword_ties_do_not_depend_on_unit_ids(db):
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
     rows = recall(db, "b", "kiwi", None)
-    # equal ts_rank_cd: shorter text first, then alphabetical
-    assert [r["text"] for r in rows] == ["Short kiwi note.", "Another kiwi note.",
-                                         "A much longer note about the kiwi harvest this year."]  # fmt: skip
+    # equal ts_rank_cd: the longer text first, then alphabetical
+    assert [r["text"] for r in rows] == ["A much longer note about the kiwi harvest this year.",
+                                         "Another kiwi note.", "Short kiwi note."]  # fmt: skip
 
 
 def test_every_part_of_a_long_chunk_counts_in_its_embedding(embedder):
