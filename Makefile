@@ -133,6 +133,8 @@ test: $(VENV)/.installed install-extension
 bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/locomo.py
 	$(VENV)/bin/python bench/latency.py
+	$(VENV)/bin/python bench/temporal.py
+	$(VENV)/bin/python bench/chart.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check hindsight_pg plpython tests bench
