@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+import os
+import shutil
 import subprocess
 import sys
+import tempfile
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -46,3 +50,35 @@ def test_embedded_server_lifecycle(tmp_path):
     assert stopped is True
     assert server.status().running is False
     assert server.stop() is False
+
+
+NON_ROOT = """
+import sys
+sys.path[:0] = sys.argv[2:]
+import psycopg
+from hindsight_pg import EmbeddedServer
+server = EmbeddedServer(sys.argv[1])
+with psycopg.connect(server.ensure_running()) as conn:
+    print(conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg'").fetchone()[0])
+print(server.stop())
+"""
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="the test run itself is the non-root case")
+def test_embedded_server_as_a_non_root_user(tmp_path):
+    """Run by root, the lifecycle test above covers the user namespace; here the same server
+    starts for an ordinary user (nobody), who runs pg_ctl directly."""
+    home = Path(tempfile.mkdtemp(prefix="hindsight-nobody-"))
+    home.chmod(0o777)
+    project = Path(__file__).resolve().parents[2]
+    site = next((project / ".venv" / "lib").glob("python3*/site-packages"))
+    if not all(p.stat().st_mode & 0o005 == 0o005 for p in [site, *site.parents]):
+        pytest.skip(f"{project} is not readable by other users, so nobody cannot import the driver from it")
+    done = subprocess.run(
+        ["runuser", "-u", "nobody", "--", "/usr/bin/python3", "-c", NON_ROOT, str(home / "server"),
+         str(project), str(project / "plpython"), str(site)],
+        capture_output=True, text=True, timeout=180, check=False,
+    )  # fmt: skip
+    shutil.rmtree(home, ignore_errors=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["0.1.0", "True"]
