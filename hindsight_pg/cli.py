@@ -139,6 +139,9 @@ def recall(
     ] = None,
     tags: Annotated[list[str] | None, typer.Option("--tag", help="Tag filter; repeat for several.")] = None,
     tags_match: Annotated[str, typer.Option(help="any | all | any_strict | all_strict | exact.")] = "any",
+    at: Annotated[
+        str | None, typer.Option("--at", help="Recall as of this ISO 8601 time (recency counts from it).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the response as JSON.")] = False,
     trace: Annotated[
         bool, typer.Option(help="Show the pipeline trace: in the JSON with --json, else a summary per stage.")
@@ -155,6 +158,7 @@ def recall(
             types=types,
             tags=tags,
             tags_match=tags_match,
+            query_timestamp=at,
             trace=trace,
         )
     if limit > 0:
