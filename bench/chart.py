@@ -1,6 +1,6 @@
 """Draw docs/benchmarks.png from bench/results/locomo.json and bench/results/latency.json.
 
-    .venv/bin/python bench/chart.py
+.venv/bin/python bench/chart.py
 """
 
 from __future__ import annotations

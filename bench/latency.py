@@ -109,7 +109,7 @@ def make_units(n: int, parts: dict[str, np.ndarray], rng: random.Random) -> list
 
 def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[str, np.ndarray]) -> None:
     conn = client.conn
-    row = conn.execute("SELECT unit_count FROM hindsight.banks WHERE bank_id = %s", (bank,)).fetchone()
+    row = conn.execute("SELECT unit_count FROM hindsight._bank_counts WHERE bank_id = %s", (bank,)).fetchone()
     if row and row[0] == size:
         return
     client.delete_bank(bank)

@@ -89,7 +89,7 @@ def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
 
 def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation) -> str:
     bank = f"bench-locomo-{conv.sample_id}"
-    row = client.conn.execute("SELECT unit_count FROM hindsight.banks WHERE bank_id = %s", (bank,)).fetchone()
+    row = client.conn.execute("SELECT unit_count FROM hindsight._bank_counts WHERE bank_id = %s", (bank,)).fetchone()
     if row and row[0] == len(conv.items):
         return bank
     client.delete_bank(bank)

@@ -150,7 +150,7 @@ class Client:
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 "SELECT b.bank_id, b.name, hindsight.bank_config(b.bank_id) AS config, b.created_at,"
-                " (SELECT count(*) FROM hindsight.memory_units u WHERE u.bank_id = b.bank_id) AS unit_count"
+                " coalesce((SELECT c.unit_count FROM hindsight._bank_counts c WHERE c.bank_id = b.bank_id), 0) AS unit_count"
                 f" FROM hindsight.banks b {where} ORDER BY b.bank_id",
                 params,
             )

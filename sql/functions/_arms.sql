@@ -75,6 +75,66 @@ COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, 
     'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the longer '
     'text, LIMIT recall_budget.';
 
+CREATE OR REPLACE FUNCTION hindsight._bm25_arm(
+    bank_id text,
+    terms text[],
+    types text[],
+    tags text[],
+    tags_match text,
+    recall_budget int,
+    config jsonb
+)
+RETURNS hindsight._arm_hit[]
+LANGUAGE sql STABLE
+AS $$
+    -- Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
+    -- BM25 and Beyond", 2009) from the bank's term statistics:
+    --   score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
+    --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0.75
+    -- over at most bm25_max_terms (16) of the query's terms, the rarest first.
+    -- Only the postings of those terms are read. Ties go to the longer unit.
+    WITH stats AS (
+        SELECT c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
+        FROM hindsight._bank_counts c WHERE c.bank_id = _bm25_arm.bank_id
+    ),
+    q AS (
+        SELECT t.term, t.df FROM hindsight._bm25_terms t
+        WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
+        ORDER BY t.df, t.term
+        LIMIT (config->>'bm25_max_terms')::int
+    ),
+    scored AS (
+        SELECT p.unit_id, max(p.doc_length) AS doc_length,
+               sum(ln(1 + (s.n - q.df + 0.5) / (q.df + 0.5))
+                   * p.tf * ((config->>'bm25_k1')::float8 + 1)
+                   / (p.tf + (config->>'bm25_k1')::float8
+                             * (1 - (config->>'bm25_b')::float8
+                                + (config->>'bm25_b')::float8 * p.doc_length / greatest(s.avgdl, 1e-9)))) AS score
+        FROM q
+        JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
+        CROSS JOIN stats s
+        GROUP BY p.unit_id
+    ),
+    ranked AS (
+        SELECT sc.unit_id, sc.score,
+               row_number() OVER (ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id)::int AS rn
+        FROM scored sc
+        WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
+           OR EXISTS (SELECT FROM hindsight.memory_units u
+                      WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
+                        AND (types IS NULL OR u.fact_type = ANY (types))
+                        AND hindsight._tags_match(u.tags, _bm25_arm.tags, tags_match))
+        ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
+        LIMIT recall_budget
+    )
+    SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
+    FROM ranked r
+$$;
+COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
+    'Keyword arm, bm25 backend: Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0.75, idf = ln(1 + (N - df + 0.5) / '
+    '(df + 0.5))) over the query''s rarest bm25_max_terms (16) terms, from _bm25_terms / _bm25_postings; ties to '
+    'the longer unit; LIMIT recall_budget.';
+
 CREATE OR REPLACE FUNCTION hindsight._graph_expand(
     bank_id text,
     from_ids uuid[],
@@ -197,9 +257,9 @@ BEGIN
     -- Common entities: linked to more than graph_common_entity_share of the
     -- bank's units, and to more than graph_common_entity_min_units units.
     SELECT greatest((_graph_arm.config->>'graph_common_entity_min_units')::float8,
-                    (_graph_arm.config->>'graph_common_entity_share')::float8 * b.unit_count)
+                    (_graph_arm.config->>'graph_common_entity_share')::float8 * coalesce(max(b.unit_count), 0))
     INTO max_entity_units
-    FROM hindsight.banks b WHERE b.bank_id = _graph_arm.bank_id;
+    FROM hindsight._bank_counts b WHERE b.bank_id = _graph_arm.bank_id;
     reached := seeds;
     frontier := seeds;
     WHILE hop <= (config->>'graph_max_hops')::int AND cardinality(frontier) > 0 LOOP

@@ -30,6 +30,49 @@ $$;
 COMMENT ON FUNCTION hindsight.count_tokens(text) IS
     'Number of cl100k_base tokens in a text (the tokenizer recall packs budgets with; loads offline).';
 
+CREATE OR REPLACE FUNCTION hindsight._search_text(content text, for_query bool DEFAULT false)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Chinese, Japanese and Korean are written without spaces, so a text search
+    -- parser sees a whole run as one word. Each CJK run becomes its overlapping
+    -- character bigrams (and, when indexing, its single characters too, so that a
+    -- one-character query matches); a query's one-character run stays as it is.
+    -- Other text is unchanged (and keeps the configuration's stemming).
+    SELECT coalesce(string_agg(
+        CASE WHEN m[1] IS NULL THEN m[2]
+             WHEN length(m[1]) = 1 THEN ' ' || m[1] || ' '
+             ELSE ' ' || (SELECT string_agg(substr(m[1], i, 2), ' ') FROM generate_series(1, length(m[1]) - 1) i)
+                  || CASE WHEN for_query THEN '' ELSE ' ' || (SELECT string_agg(substr(m[1], i, 1), ' ')
+                                                               FROM generate_series(1, length(m[1])) i) END
+                  || ' '
+        END, ''), '')
+    FROM regexp_matches(coalesce(content, ''),
+                        '([\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)|([^\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]+)',
+                        'g') AS m
+$$;
+COMMENT ON FUNCTION hindsight._search_text(text, bool) IS
+    'The text a search_vector is built from: CJK runs as overlapping character bigrams (plus single characters '
+    'when indexing; a one-character query run as itself), other text unchanged.';
+
+CREATE OR REPLACE FUNCTION hindsight._search_vector(content text, config regconfig)
+RETURNS tsvector
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT to_tsvector(config, hindsight._search_text(content))
+$$;
+COMMENT ON FUNCTION hindsight._search_vector(text, regconfig) IS
+    'search_vector of a memory unit: to_tsvector(config, hindsight._search_text(content)).';
+
+CREATE OR REPLACE FUNCTION hindsight._query_terms(query text, config regconfig)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT tsvector_to_array(to_tsvector(config, hindsight._search_text(coalesce(query, ''), true)))
+$$;
+COMMENT ON FUNCTION hindsight._query_terms(text, regconfig) IS
+    'The distinct lexemes of a query, as the keyword backends match them (CJK as bigrams).';
+
 CREATE OR REPLACE FUNCTION hindsight._keyword_query(query text, config regconfig)
 RETURNS tsquery
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
@@ -41,7 +84,7 @@ AS $$
     SELECT pg_catalog.string_agg(
                '''' || replace(replace(lexeme, '\', '\\'), '''', '''''') || '''', ' | ' ORDER BY lexeme
            )::tsquery
-    FROM pg_catalog.unnest(pg_catalog.tsvector_to_array(pg_catalog.to_tsvector(config, coalesce(query, '')))) AS lexeme
+    FROM pg_catalog.unnest(hindsight._query_terms(query, config)) AS lexeme
 $$;
 COMMENT ON FUNCTION hindsight._keyword_query(text, regconfig) IS
     'The keyword arm''s query: OR of the lexemes of query under a text search configuration, each quoted, '

@@ -41,6 +41,10 @@ AS $$
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
         "text_search_config": "english",
+        "keyword_backend": "bm25",
+        "bm25_k1": 1.2,
+        "bm25_b": 0.75,
+        "bm25_max_terms": 16,
         "time_zone": "UTC",
         "hemisphere": "north"
     }'::jsonb
@@ -62,7 +66,7 @@ DECLARE
     bad text;
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
-        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units'];
+        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms'];
 BEGIN
     IF config IS NULL THEN
         RETURN '{}'::jsonb;
@@ -120,6 +124,10 @@ BEGIN
     END IF;
     IF config->>'recency_function' NOT IN ('linear', 'exponential', 'none') THEN
         RAISE EXCEPTION 'recency_function must be linear, exponential or none, got "%"', config->>'recency_function'
+            USING ERRCODE = '22023';
+    END IF;
+    IF config->>'keyword_backend' NOT IN ('bm25', 'native') THEN
+        RAISE EXCEPTION 'keyword_backend must be bm25 or native, got "%"', config->>'keyword_backend'
             USING ERRCODE = '22023';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN

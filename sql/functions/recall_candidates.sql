@@ -96,6 +96,7 @@ DECLARE
     recall_budget int;
     strategy record;
     keyword_query tsquery;
+    query_terms text[];
     window_used tstzrange := temporal_window;
     semantic_hits hindsight._arm_hit[] := '{}';
     bm25_hits hindsight._arm_hit[] := '{}';
@@ -121,12 +122,18 @@ BEGIN
         ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
-    -- Keyword arm.
+    -- Keyword arm: true BM25 from term statistics (default) or native full text
+    -- search ranked with ts_rank_cd (keyword_backend = native).
     IF 'bm25' = ANY (run_arms) THEN
         step := clock_timestamp();
-        keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
-        IF keyword_query IS NOT NULL THEN
-            bm25_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+        query_terms := hindsight._query_terms(query, (cfg->>'text_search_config')::regconfig);
+        IF cardinality(query_terms) > 0 THEN
+            IF cfg->>'keyword_backend' = 'native' THEN
+                keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
+                bm25_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+            ELSE
+                bm25_hits := hindsight._bm25_arm(bank_id, query_terms, types, tags, tags_match, recall_budget, cfg);
+            END IF;
         END IF;
         ms := ms || jsonb_build_object('bm25', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
@@ -204,7 +211,8 @@ BEGIN
                     'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
                     'hits', hindsight._trace_hits(semantic_hits)),
                 'bm25', jsonb_build_object(
-                    'ran', keyword_query IS NOT NULL, 'tsquery', keyword_query::text, 'ms', ms->'bm25',
+                    'ran', coalesce(cardinality(query_terms), 0) > 0, 'backend', cfg->>'keyword_backend',
+                    'terms', to_jsonb(query_terms), 'tsquery', keyword_query::text, 'ms', ms->'bm25',
                     'hits', hindsight._trace_hits(bm25_hits)),
                 'graph', jsonb_build_object(
                     'ran', 'graph' = ANY (run_arms) AND cardinality(semantic_hits) > 0, 'ms', ms->'graph',

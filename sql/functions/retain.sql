@@ -145,7 +145,7 @@ BEGIN
                (u.unit->>'occurred_start')::timestamptz, (u.unit->>'occurred_end')::timestamptz, u.mentioned_at,
                ARRAY(SELECT jsonb_array_elements_text(coalesce(u.item->'tags', '[]'))),
                coalesce(u.item->'metadata', '{}') || coalesce(u.unit->'metadata', '{}'),
-               token_counts[u.n], to_tsvector(ts_config, u.unit->>'text')
+               token_counts[u.n], hindsight._search_vector(u.unit->>'text', ts_config)
         FROM u
     ),
     mentions AS (

@@ -6,12 +6,10 @@ CREATE TABLE hindsight.banks (
                CHECK (btrim(bank_id) <> '' AND length(bank_id) <= 200),
     name       text,
     config     jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(config) = 'object'),
-    unit_count int NOT NULL DEFAULT 0 CHECK (unit_count >= 0),
     created_at timestamptz NOT NULL DEFAULT now()
 );
 COMMENT ON TABLE hindsight.banks IS
-    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config(); '
-    'unit_count is kept by triggers on memory_units.';
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config().';
 
 CREATE TABLE hindsight.documents (
     bank_id       text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -74,7 +72,7 @@ CREATE TABLE hindsight.entities (
     canonical_name text NOT NULL CHECK (btrim(canonical_name) <> ''),
     first_seen     timestamptz,
     last_seen      timestamptz,
-    mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),  -- units linked, kept by triggers
+    mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),  -- units linked, recounted by a trigger
     PRIMARY KEY (bank_id, id)
 );
 COMMENT ON TABLE hindsight.entities IS

@@ -1,49 +1,119 @@
--- Counters kept exact by statement-level triggers: banks.unit_count (memory units
--- per bank) and entities.mention_count (units linked to the entity). The graph arm
--- reads both to tell a telling entity from one that half the bank mentions.
+-- Derived data, kept exact by statement-level triggers on the memory tables.
+--
+-- Restore-safe by construction: pg_dump keeps the memory tables' rows (they are
+-- extension config tables) but not the derived tables below, and a restore
+-- inserts the rows again, which fires these triggers on empty derived tables.
+-- entities.mention_count, which is dumped with its row, is recounted rather than
+-- incremented, so a restore cannot double it.
+--
+--   _bank_counts    per bank: memory units and their total keyword length
+--   _bm25_terms     per bank and term: document frequency
+--   _bm25_postings  per bank, term and unit: term frequency and the unit's length
+-- (the BM25 keyword backend reads the last two; the graph arm reads unit_count)
 
-CREATE FUNCTION hindsight._count_units()
+CREATE TABLE hindsight._bank_counts (
+    bank_id      text PRIMARY KEY REFERENCES hindsight.banks ON DELETE CASCADE,
+    unit_count   bigint NOT NULL DEFAULT 0,
+    total_length bigint NOT NULL DEFAULT 0
+);
+COMMENT ON TABLE hindsight._bank_counts IS
+    'Derived: memory units per bank and the sum of their keyword lengths (BM25 avgdl). Kept by triggers.';
+
+CREATE TABLE hindsight._bm25_terms (
+    bank_id text NOT NULL,
+    term    text NOT NULL,
+    df      int NOT NULL CHECK (df >= 0),  -- rows at 0 are removed by the same trigger
+    PRIMARY KEY (bank_id, term)
+);
+COMMENT ON TABLE hindsight._bm25_terms IS
+    'Derived: in how many memory units of the bank each search_vector lexeme occurs. Kept by triggers.';
+
+CREATE TABLE hindsight._bm25_postings (
+    bank_id    text NOT NULL,
+    term       text NOT NULL,
+    unit_id    uuid NOT NULL,
+    tf         int NOT NULL,
+    doc_length int NOT NULL,
+    PRIMARY KEY (bank_id, term, unit_id) INCLUDE (tf, doc_length)
+);
+COMMENT ON TABLE hindsight._bm25_postings IS
+    'Derived: per term, the units it occurs in with its frequency there and the unit''s length, read only for '
+    'the query''s terms. Kept by triggers.';
+
+CREATE FUNCTION hindsight._index_units()
 RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        UPDATE hindsight.banks b SET unit_count = b.unit_count + n.c
-        FROM (SELECT bank_id, count(*)::int AS c FROM changed GROUP BY bank_id) n WHERE b.bank_id = n.bank_id;
-    ELSE
-        UPDATE hindsight.banks b SET unit_count = b.unit_count - n.c
-        FROM (SELECT bank_id, count(*)::int AS c FROM changed GROUP BY bank_id) n WHERE b.bank_id = n.bank_id;
+    -- the rows that left, then the rows that came (an UPDATE does both)
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        WITH gone AS (
+            SELECT o.bank_id, o.id, t.lexeme, cardinality(t.positions) AS tf
+            FROM old_rows o, unnest(o.search_vector) AS t
+        ), removed AS (
+            DELETE FROM hindsight._bm25_postings p USING gone g
+            WHERE p.bank_id = g.bank_id AND p.term = g.lexeme AND p.unit_id = g.id
+        ), counted AS (
+            SELECT bank_id, lexeme, count(*)::int AS n FROM gone GROUP BY 1, 2
+        )
+        UPDATE hindsight._bm25_terms t SET df = t.df - c.n
+        FROM counted c WHERE t.bank_id = c.bank_id AND t.term = c.lexeme;
+        DELETE FROM hindsight._bm25_terms t WHERE t.df <= 0 AND t.bank_id IN (SELECT DISTINCT bank_id FROM old_rows);
+        UPDATE hindsight._bank_counts b
+        SET unit_count = b.unit_count - n.units, total_length = b.total_length - n.length
+        FROM (SELECT o.bank_id, count(*) AS units,
+                     coalesce(sum((SELECT sum(cardinality(t.positions)) FROM unnest(o.search_vector) t)), 0) AS length
+              FROM old_rows o GROUP BY o.bank_id) n
+        WHERE b.bank_id = n.bank_id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        WITH came AS (
+            SELECT r.bank_id, r.id, t.lexeme, cardinality(t.positions) AS tf,
+                   (SELECT sum(cardinality(x.positions)) FROM unnest(r.search_vector) x)::int AS doc_length
+            FROM new_rows r, unnest(r.search_vector) AS t
+        ), added AS (
+            INSERT INTO hindsight._bm25_postings (bank_id, term, unit_id, tf, doc_length)
+            SELECT bank_id, lexeme, id, tf, doc_length FROM came
+        )
+        INSERT INTO hindsight._bm25_terms AS t (bank_id, term, df)
+        SELECT bank_id, lexeme, count(*) FROM came GROUP BY 1, 2
+        ON CONFLICT (bank_id, term) DO UPDATE SET df = t.df + excluded.df;
+        INSERT INTO hindsight._bank_counts AS b (bank_id, unit_count, total_length)
+        SELECT r.bank_id, count(*),
+               coalesce(sum((SELECT sum(cardinality(t.positions)) FROM unnest(r.search_vector) t)), 0)
+        FROM new_rows r GROUP BY r.bank_id
+        ON CONFLICT (bank_id) DO UPDATE
+        SET unit_count = b.unit_count + excluded.unit_count, total_length = b.total_length + excluded.total_length;
     END IF;
     RETURN NULL;
 END
 $$;
-COMMENT ON FUNCTION hindsight._count_units() IS
-    'Trigger: keeps banks.unit_count equal to the bank''s number of memory units.';
+COMMENT ON FUNCTION hindsight._index_units() IS
+    'Trigger: keeps _bank_counts, _bm25_terms and _bm25_postings exact as memory units come, go or change text.';
 
-CREATE TRIGGER memory_units_counted_insert AFTER INSERT ON hindsight.memory_units
-    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_units();
-CREATE TRIGGER memory_units_counted_delete AFTER DELETE ON hindsight.memory_units
-    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_units();
+CREATE TRIGGER memory_units_indexed_insert AFTER INSERT ON hindsight.memory_units
+    REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._index_units();
+CREATE TRIGGER memory_units_indexed_delete AFTER DELETE ON hindsight.memory_units
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._index_units();
+CREATE TRIGGER memory_units_indexed_update AFTER UPDATE ON hindsight.memory_units
+    REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT
+    EXECUTE FUNCTION hindsight._index_units();
 
 CREATE FUNCTION hindsight._count_mentions()
 RETURNS trigger
 LANGUAGE plpgsql
 AS $$
 BEGIN
-    IF TG_OP = 'INSERT' THEN
-        UPDATE hindsight.entities e SET mention_count = e.mention_count + n.c
-        FROM (SELECT bank_id, entity_id, count(*)::int AS c FROM changed GROUP BY 1, 2) n
-        WHERE e.bank_id = n.bank_id AND e.id = n.entity_id;
-    ELSE
-        UPDATE hindsight.entities e SET mention_count = e.mention_count - n.c
-        FROM (SELECT bank_id, entity_id, count(*)::int AS c FROM changed GROUP BY 1, 2) n
-        WHERE e.bank_id = n.bank_id AND e.id = n.entity_id;
-    END IF;
+    UPDATE hindsight.entities e
+    SET mention_count = (SELECT count(*) FROM hindsight.unit_entities ue
+                         WHERE ue.bank_id = e.bank_id AND ue.entity_id = e.id)
+    FROM (SELECT DISTINCT bank_id, entity_id FROM changed) c
+    WHERE e.bank_id = c.bank_id AND e.id = c.entity_id;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION hindsight._count_mentions() IS
-    'Trigger: keeps entities.mention_count equal to the number of memory units linked to the entity.';
+    'Trigger: recounts entities.mention_count (units linked to the entity) for the entities a statement touched.';
 
 CREATE TRIGGER unit_entities_counted_insert AFTER INSERT ON hindsight.unit_entities
     REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_mentions();

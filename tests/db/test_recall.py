@@ -86,6 +86,11 @@ def test_keyword_query_with_operators_does_not_raise(db):
         "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)
     ).fetchone()
     assert doc["results"][0]["text"] == "Our infra team policy: deploys freeze on Fridays."
+    assert doc["trace"]["arms"]["bm25"]["terms"] == ["b", "infra", "polici", "team"]
+    db.execute("UPDATE hindsight.banks SET config = jsonb_build_object('keyword_backend', 'native')")
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)
+    ).fetchone()
     assert doc["trace"]["arms"]["bm25"]["tsquery"] == "'b' | 'infra' | 'polici' | 'team'"
     for query in ["'", "\\", "a:*", "!(x)", "<->", "''' | & !", "team:infra & a|b"]:
         db.execute("SELECT count(*) FROM hindsight.recall('b', %s)", (query,))

@@ -79,7 +79,7 @@ def test_a_recall_without_trace_clears_the_last_trace(db):
 
 
 def test_keyword_ties_do_not_depend_on_unit_ids(db):
-    bank(db, "b")
+    bank(db, "b", keyword_backend="native")
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
     rows = recall(db, "b", "kiwi", None)
@@ -103,3 +103,14 @@ def test_sql_recall_of_punctuation_returns_nothing(db):
     put(db, "b", [("A note.", vec(d0=1))])
     assert recall(db, "b", "?!?", None) == []
     assert json.loads(json.dumps(recall(db, "b", "note", None)[0]["tags"])) == []
+
+
+def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
+    bank(db, "b")
+    put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
+                  ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
+    rows = recall(db, "b", "kiwi", None)
+    # same tf; BM25 normalises by length: the two 3-lexeme units (an exact tie) before the 6-lexeme one
+    assert {r["text"] for r in rows[:2]} == {"Another kiwi note.", "Short kiwi note."}
+    assert rows[2]["text"] == "A much longer note about the kiwi harvest this year."
+    assert rows[0]["bm25_score"] == rows[1]["bm25_score"] > rows[2]["bm25_score"]

@@ -73,7 +73,7 @@ def test_common_entities_are_not_followed(db):
     rare = put(db, "g", [unit("Mentions Orion.", vec(d50=1), entities=["Orion"]),
                          unit("Orion again.", vec(d51=1), entities=["Orion", "Speaker"])])  # fmt: skip
     # Speaker is linked to 9 of 10 units: more than max(2, 0.1 * 10) -> common, not followed
-    assert one(db, "SELECT unit_count FROM hindsight.banks WHERE bank_id = 'g'") == 10
+    assert one(db, "SELECT unit_count FROM hindsight._bank_counts WHERE bank_id = 'g'") == 10
     assert one(db, "SELECT mention_count FROM hindsight.entities WHERE canonical_name = 'Speaker'") == 9
     doc = recall_json(db, "g", "zzzz", vec(d50=1), trace=True, arms=["graph"])
     assert [h["id"] for h in doc["trace"]["arms"]["graph"]["hits"]] == [rare[1]]  # through Orion only

@@ -1,0 +1,125 @@
+"""The BM25 keyword backend: scores, CJK, and statistics kept exact."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from _helpers import bank, put, recall, vec
+
+DOCS = [
+    "apple banana apple",
+    "banana cherry",
+    "cherry cherry cherry date",
+    "apple date elderberry fig",
+    "grape",
+]
+
+
+def hand_bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float = 0.75) -> list[float]:
+    n = len(docs)
+    avgdl = sum(len(d) for d in docs) / n
+    scores = []
+    for d in docs:
+        score = 0.0
+        for term in query:
+            df = sum(term in x for x in docs)
+            tf = d.count(term)
+            if tf == 0:
+                continue
+            idf = math.log(1 + (n - df + 0.5) / (df + 0.5))
+            score += idf * tf * (k1 + 1) / (tf + k1 * (1 - b + b * len(d) / avgdl))
+        scores.append(score)
+    return scores
+
+
+def test_scores_equal_a_hand_computation(db):
+    bank(db, "five", text_search_config="simple")
+    ids = put(db, "five", [(text, vec(**{f"d{i}": 1})) for i, text in enumerate(DOCS)])
+    expected = hand_bm25(["apple", "cherry"], [d.split() for d in DOCS])
+    rows = recall(db, "five", "apple cherry", None, arms=["bm25"])
+    got = {str(r["id"]): r["bm25_score"] for r in rows}
+    for unit, score in zip(ids, expected, strict=True):
+        if score == 0:
+            assert unit not in got
+        else:
+            assert got[unit] == pytest.approx(score, rel=1e-9)
+    # by hand: doc 3 "cherry x3 + date" beats doc 1 "apple x2" (cherry and apple both have df 2)
+    assert [str(r["id"]) for r in rows] == [ids[2], ids[0], ids[1], ids[3]]
+
+
+def recount(db, bank_id):
+    """The statistics recomputed from memory_units, next to the kept ones."""
+    kept_terms = db.execute(
+        "SELECT term, df FROM hindsight._bm25_terms WHERE bank_id = %s ORDER BY 1", (bank_id,)
+    ).fetchall()
+    fresh_terms = db.execute(
+        """SELECT t.lexeme, count(*) FROM hindsight.memory_units u, unnest(u.search_vector) t
+           WHERE u.bank_id = %s GROUP BY 1 ORDER BY 1""",
+        (bank_id,),
+    ).fetchall()
+    kept_postings = db.execute(
+        "SELECT term, unit_id, tf, doc_length FROM hindsight._bm25_postings WHERE bank_id = %s ORDER BY 1, 2",
+        (bank_id,),
+    ).fetchall()
+    fresh_postings = db.execute(
+        """SELECT t.lexeme, u.id, cardinality(t.positions),
+                  (SELECT sum(cardinality(x.positions)) FROM unnest(u.search_vector) x)::int
+           FROM hindsight.memory_units u, unnest(u.search_vector) t WHERE u.bank_id = %s ORDER BY 1, 2""",
+        (bank_id,),
+    ).fetchall()
+    kept_counts = db.execute(
+        "SELECT unit_count, total_length FROM hindsight._bank_counts WHERE bank_id = %s", (bank_id,)
+    ).fetchone()
+    fresh_counts = db.execute(
+        """SELECT count(*), coalesce(sum((SELECT sum(cardinality(x.positions)) FROM unnest(u.search_vector) x)), 0)
+           FROM hindsight.memory_units u WHERE u.bank_id = %s""",
+        (bank_id,),
+    ).fetchone()
+    return (kept_terms, kept_postings, kept_counts), (fresh_terms, fresh_postings, fresh_counts)
+
+
+def test_statistics_stay_exact_through_retain_replace_update_and_delete(db):
+    bank(db, "s", text_search_config="simple")
+    bank(db, "other", text_search_config="simple")
+    put(db, "other", [("apple pie", vec(d9=1))])
+    put(db, "s", [(text, vec(d0=1)) for text in DOCS], document_id=None)
+    put(db, "s", [("apple again and again", vec(d1=1))], document_id="doc")
+    kept, fresh = recount(db, "s")
+    assert kept == fresh and kept[2] == (6, 18)  # 14 words in DOCS + 4 ('simple': no stop words)
+    put(db, "s", [("a completely new text", vec(d2=1))], document_id="doc")  # replaces the document
+    kept, fresh = recount(db, "s")
+    assert kept == fresh and kept[2] == (6, 18)
+    db.execute("UPDATE hindsight.memory_units SET search_vector = to_tsvector('simple', 'grape grape')"
+               " WHERE bank_id = 's' AND text = 'grape'")  # fmt: skip
+    kept, fresh = recount(db, "s")
+    assert kept == fresh and kept[2] == (6, 19)
+    db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = 's' AND text LIKE 'cherry%'")
+    kept, fresh = recount(db, "s")
+    assert kept == fresh and kept[2] == (5, 15)
+    assert recount(db, "other")[0] == recount(db, "other")[1]  # the other bank untouched
+    db.execute("SELECT hindsight.delete_bank('s')")
+    assert db.execute("SELECT count(*) FROM hindsight._bm25_postings WHERE bank_id = 's'").fetchone()[0] == 0
+    assert db.execute("SELECT count(*) FROM hindsight._bm25_terms WHERE bank_id = 's'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("backend", ["bm25", "native"])
+def test_cjk_substrings_match(db, backend):
+    bank(db, "zh", keyword_backend=backend)
+    target, other = put(db, "zh", [("我们上周讨论了新的推荐算法方案", vec(d0=1)), ("今天天气很好", vec(d1=1))])
+    for query in ["推荐算法", "算法", "推荐", "讨论"]:
+        rows = recall(db, "zh", query, None, arms=["bm25"])
+        assert [str(r["id"]) for r in rows] == [target], query
+    rows = recall(db, "zh", "天", None, arms=["bm25"])  # one character: matched as a single character
+    assert [str(r["id"]) for r in rows] == [other]
+
+
+@pytest.mark.parametrize("backend", ["bm25", "native"])
+def test_mixed_chinese_and_english(db, backend):
+    bank(db, "mix", keyword_backend=backend)
+    target, _ = put(db, "mix", [("The PostgreSQL 迁移计划 was approved by the team", vec(d0=1)),
+                                ("Lunch plans for Friday", vec(d1=1))])  # fmt: skip
+    assert [str(r["id"]) for r in recall(db, "mix", "迁移", None, arms=["bm25"])] == [target]
+    assert [str(r["id"]) for r in recall(db, "mix", "approve postgresql", None, arms=["bm25"])] == [target]
+    terms = db.execute("SELECT hindsight._query_terms('数据库 migrations', 'english')").fetchone()[0]
+    assert sorted(terms) == ["migrat", "据库", "数据"]
