@@ -150,8 +150,9 @@ class Client:
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 "SELECT b.bank_id, b.name, hindsight.bank_config(b.bank_id) AS config, b.created_at,"
-                " coalesce((SELECT c.unit_count FROM hindsight._bank_counts c WHERE c.bank_id = b.bank_id), 0) AS unit_count"
-                f" FROM hindsight.banks b {where} ORDER BY b.bank_id",
+                " coalesce(c.unit_count, 0) AS unit_count"
+                " FROM hindsight.banks b LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id"
+                f" {where} ORDER BY b.bank_id",
                 params,
             )
             return [Bank(**row) for row in cur.fetchall()]
