@@ -9,14 +9,26 @@
 
 CREATE OR REPLACE FUNCTION hindsight._python_path()
 RETURNS text
-LANGUAGE sql STABLE PARALLEL SAFE
+LANGUAGE sql STABLE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
 AS $$
-    SELECT coalesce(nullif(pg_catalog.current_setting('hindsight.python_path', true), ''),
-                    '@PYTHON_LIB_DIR@')
+    -- Python imported from this directory runs inside the server as its operating
+    -- system user, so an ordinary role must not redirect it: the setting counts in
+    -- a superuser's session, and otherwise only as written in the server's
+    -- configuration (postgresql.conf, ALTER SYSTEM).
+    SELECT coalesce(
+        CASE WHEN hindsight._is_superuser(hindsight._invoker())
+             THEN nullif(current_setting('hindsight.python_path', true), '')
+             ELSE (SELECT nullif(f.setting, '') FROM pg_file_settings f
+                   WHERE f.name = 'hindsight.python_path' AND f.error IS NULL
+                   ORDER BY f.seqno DESC LIMIT 1) END,
+        '@PYTHON_LIB_DIR@')
 $$;
 COMMENT ON FUNCTION hindsight._python_path() IS
-    'Directory holding the hindsight_pl package and its dependencies: the setting hindsight.python_path, '
-    'else the directory chosen at build time.';
+    'Directory holding the hindsight_pl package and its dependencies: the setting hindsight.python_path (in a '
+    'superuser''s session; for other roles only as set in the server configuration, so they cannot redirect the '
+    'import), else the directory chosen at build time.';
 
 CREATE OR REPLACE FUNCTION hindsight._load(
     OUT sqlstate text,

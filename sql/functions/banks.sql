@@ -190,10 +190,15 @@ RETURNS bool
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
+DECLARE
+    deleted bool;
 BEGIN
-    PERFORM hindsight._drop_bank_index(bank_id);
-    DELETE FROM hindsight.banks b WHERE b.bank_id = delete_bank.bank_id;
-    RETURN FOUND;
+    DELETE FROM hindsight.banks b WHERE b.bank_id = delete_bank.bank_id;  -- admins only (row-level security)
+    deleted := FOUND;
+    IF deleted THEN
+        PERFORM hindsight._drop_bank_index(bank_id);
+    END IF;
+    RETURN deleted;
 END
 $$;
 COMMENT ON FUNCTION hindsight.delete_bank(text) IS

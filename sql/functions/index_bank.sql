@@ -23,13 +23,15 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL THEN
+    -- only the index of a bank that no longer exists (delete_bank calls this after deleting it)
+    IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL
+       AND NOT EXISTS (SELECT FROM hindsight.banks b WHERE b.bank_id = _drop_bank_index.bank_id) THEN
         EXECUTE format('DROP INDEX hindsight.%I', hindsight._bank_index_name(bank_id));
     END IF;
 END
 $$;
 COMMENT ON FUNCTION hindsight._drop_bank_index(text) IS
-    'Drops the partial HNSW index of a bank if it has one (runs as the extension owner).';
+    'Drops the partial HNSW index of a bank that no longer exists (runs as the extension owner).';
 
 CREATE OR REPLACE FUNCTION hindsight.index_bank(
     bank_id text,
@@ -45,6 +47,13 @@ DECLARE
     min_units int := (hindsight.bank_config(bank_id)->>'hnsw_min_units')::int;
     vector_schema name;
 BEGIN
+    -- This runs as the extension owner, who sees every bank: act only for a caller
+    -- who may write the bank.
+    IF NOT hindsight._is_superuser(hindsight._invoker())
+       AND NOT bank_id = ANY (hindsight._banks_for(hindsight._invoker(), 'write')) THEN
+        RAISE EXCEPTION 'unknown bank "%"', bank_id
+            USING ERRCODE = 'HS404', HINT = 'Create it first with hindsight.create_bank(bank_id => ...).';
+    END IF;
     IF to_regclass(format('hindsight.%I', index_name)) IS NOT NULL THEN
         RETURN index_name;
     END IF;

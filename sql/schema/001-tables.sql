@@ -6,10 +6,13 @@ CREATE TABLE hindsight.banks (
                CHECK (btrim(bank_id) <> '' AND length(bank_id) <= 200),
     name       text,
     config     jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(config) = 'object'),
+    created_by name NOT NULL DEFAULT current_user,
     created_at timestamptz NOT NULL DEFAULT now()
 );
+CREATE INDEX banks_created_by_idx ON hindsight.banks (created_by);
 COMMENT ON TABLE hindsight.banks IS
-    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config().';
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config(); '
+    'created_by (the creating role) is the bank''s first admin (see bank_members).';
 
 CREATE TABLE hindsight.documents (
     bank_id       text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,

@@ -9,7 +9,9 @@
 --   _bank_counts    per bank: memory units and their total keyword length
 --   _bm25_terms     per bank and term: document frequency
 --   _bm25_postings  per bank, term and unit: term frequency and the unit's length
--- (the BM25 keyword backend reads the last two; the graph arm reads unit_count)
+-- (the BM25 keyword backend reads the last two; the graph arm reads unit_count).
+-- The triggers run as the extension owner (SECURITY DEFINER): callers may read
+-- the derived tables of their banks but never write them.
 
 CREATE TABLE hindsight._bank_counts (
     bank_id      text PRIMARY KEY REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -43,6 +45,8 @@ COMMENT ON TABLE hindsight._bm25_postings IS
 CREATE FUNCTION hindsight._index_units()
 RETURNS trigger
 LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     -- the rows that left, then the rows that came (an UPDATE does both)
@@ -102,6 +106,8 @@ CREATE TRIGGER memory_units_indexed_update AFTER UPDATE ON hindsight.memory_unit
 CREATE FUNCTION hindsight._count_mentions()
 RETURNS trigger
 LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     UPDATE hindsight.entities e

@@ -47,6 +47,7 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
         "hindsight.entities",
         "hindsight.unit_entities",
         "hindsight.memory_links",
+        "hindsight.bank_members",
     }
 
 

@@ -1,0 +1,147 @@
+"""Bank isolation with row-level security, tested with real roles."""
+
+from __future__ import annotations
+
+import uuid
+
+import psycopg
+import pytest
+from _helpers import put, recall, vec
+from psycopg import sql
+
+EVIL = "x'); DROP TABLE hindsight.banks; --"
+
+
+@pytest.fixture
+def roles(db):
+    """Three fresh roles (no login; the test switches with SET ROLE): alice, bob, and a group carol belongs to."""
+    suffix = uuid.uuid4().hex[:8]
+    names = {k: f"{k}_{suffix}" for k in ("alice", "bob", "carol", "team")}
+    for name in names.values():
+        db.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(name)))
+    db.execute(sql.SQL("GRANT {} TO {}").format(sql.Identifier(names["team"]), sql.Identifier(names["carol"])))
+    yield names
+    db.execute("RESET ROLE")
+    for name in names.values():
+        db.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(name)))
+        db.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(name)))
+
+
+def as_role(db, role):
+    db.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
+
+
+def count(db, table, bank_id=None):
+    query = sql.SQL("SELECT count(*) FROM hindsight.{}").format(sql.Identifier(table))
+    if bank_id is not None:
+        query += sql.SQL(" WHERE bank_id = {}").format(sql.Literal(bank_id))
+    return db.execute(query).fetchone()[0]
+
+
+def test_a_role_reaches_only_its_banks(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.create_bank('bank-a')")
+    put(db, "bank-a", [("Alice's secret plan is Project Atlas.", vec(d0=1))], entities=None)
+    db.execute(
+        "INSERT INTO hindsight.entities (bank_id, canonical_name) VALUES ('bank-a', 'Atlas')"
+    )  # a write of her own is allowed
+    assert [r["text"] for r in recall(db, "bank-a", "secret plan", vec(d0=1))] == [
+        "Alice's secret plan is Project Atlas."
+    ]
+
+    as_role(db, roles["bob"])
+    db.execute("SELECT hindsight.create_bank('bank-b')")
+    put(db, "bank-b", [("Bob likes tea.", vec(d1=1))])
+    # through every public function: an unknown bank, never data
+    for call in [
+        "SELECT * FROM hindsight.recall('bank-a', 'secret plan')",
+        "SELECT hindsight.recall_json('bank-a', 'secret plan')",
+        "SELECT * FROM hindsight.recall_candidates('bank-a', 'secret plan')",
+        "SELECT hindsight.bank_config('bank-a')",
+        "SELECT hindsight.index_bank('bank-a', force => true)",
+        "SELECT hindsight.grant_bank('bank-a', current_user, 'admin')",
+        'SELECT * FROM hindsight.retain(\'bank-a\', \'[{"units": [{"text": "x", "embedding": [1]}]}]\')',
+    ]:
+        with pytest.raises(psycopg.Error) as info:
+            db.execute(call)
+        assert info.value.sqlstate == "HS404", call
+    assert db.execute("SELECT hindsight.delete_bank('bank-a')").fetchone()[0] is False
+    # through plain SELECTs: zero rows of bank-a, bank-b's own rows
+    for table in ["banks", "documents", "chunks", "memory_units", "entities", "unit_entities", "memory_links",
+                  "_bank_counts", "_bm25_terms", "_bm25_postings", "bank_members"]:  # fmt: skip
+        assert count(db, table, "bank-a") == 0, table
+    assert count(db, "memory_units") == 1 and count(db, "banks") == 1
+    # and writes into bank-a are refused even when aimed directly at the tables
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):
+        db.execute("INSERT INTO hindsight.bank_members (bank_id, role_name, privilege)"
+                   " VALUES ('bank-a', current_user, 'admin')")  # fmt: skip
+    assert db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = 'bank-a'").rowcount == 0
+
+    db.execute("RESET ROLE")
+    assert count(db, "memory_units", "bank-a") == 1  # a superuser sees everything, and nothing was lost
+
+
+def test_grant_and_revoke_take_effect_on_the_next_statement(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.create_bank('bank-a')")
+    put(db, "bank-a", [("The launch moved to May.", vec(d0=1))])
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='unknown privilege "owner"'):
+        db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'owner')", (roles["bob"],))
+    db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'read')", (roles["bob"],))
+
+    as_role(db, roles["bob"])
+    assert [r["text"] for r in recall(db, "bank-a", "launch", vec(d0=1))] == ["The launch moved to May."]
+    with pytest.raises(psycopg.errors.InsufficientPrivilege):  # read only: no retain
+        put(db, "bank-a", [("Bob was here.", vec(d1=1))])
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only an admin of bank"):
+        db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'admin')", (roles["bob"],))
+
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'write')", (roles["bob"],))
+    as_role(db, roles["bob"])
+    put(db, "bank-a", [("Bob added a note.", vec(d1=1))])
+    assert count(db, "memory_units", "bank-a") == 2
+
+    as_role(db, roles["alice"])
+    assert db.execute("SELECT hindsight.revoke_bank('bank-a', %s)", (roles["bob"],)).fetchone()[0] is True
+    as_role(db, roles["bob"])
+    assert count(db, "memory_units", "bank-a") == 0
+    with pytest.raises(psycopg.Error) as info:
+        recall(db, "bank-a", "launch", vec(d0=1))
+    assert info.value.sqlstate == "HS404"
+
+
+def test_grants_to_a_group_role_reach_its_members(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.create_bank('shared')")
+    put(db, "shared", [("The team offsite is in July.", vec(d0=1))])
+    db.execute("SELECT hindsight.grant_bank('shared', %s, 'read')", (roles["team"],))
+    as_role(db, roles["carol"])  # a member of team
+    assert [r["text"] for r in recall(db, "shared", "offsite", vec(d0=1))] == ["The team offsite is in July."]
+    as_role(db, roles["bob"])  # not a member
+    assert count(db, "memory_units", "shared") == 0
+
+
+def test_sql_looking_ids_tags_and_keys_are_data(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.create_bank(%s)", (EVIL,))
+    put(db, EVIL, [("Plain text.", vec(d0=1))], tags=[EVIL])
+    rows = recall(db, EVIL, EVIL, vec(d0=1), tags=[EVIL], tags_match="all_strict")
+    assert [r["tags"] for r in rows] == [[EVIL]]
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="unknown bank config key"):
+        db.execute("SELECT hindsight.create_bank('b2', config => jsonb_build_object(%s::text, 1))", (EVIL,))
+    assert (
+        db.execute("SELECT hindsight.index_bank(%s, force => true)", (EVIL,))
+        .fetchone()[0]
+        .startswith("memory_units_hnsw_")
+    )
+    assert db.execute("SELECT hindsight.delete_bank(%s)", (EVIL,)).fetchone()[0] is True
+    db.execute("RESET ROLE")
+    assert db.execute("SELECT to_regclass('hindsight.banks')").fetchone()[0] == "hindsight.banks"
+
+
+def test_ordinary_roles_cannot_redirect_the_python_import(db, roles, tmp_path):
+    as_role(db, roles["bob"])
+    db.execute("SELECT set_config('hindsight.python_path', %s, false)", (str(tmp_path),))
+    (path,) = db.execute("SELECT hindsight._python_path()").fetchone()
+    assert path != str(tmp_path) and path.endswith("/0.1.0")
