@@ -93,26 +93,28 @@ AS $$
     --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0.75
     -- over at most bm25_max_terms (16) of the query's terms, the rarest first.
     -- Only the postings of those terms are read. Ties go to the longer unit.
-    WITH stats AS (
-        SELECT c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
+    -- The constants are folded per term first, so each posting costs one
+    -- multiply-add and one division.
+    WITH params AS (
+        SELECT (config->>'bm25_k1')::float8 AS k1, (config->>'bm25_b')::float8 AS b,
+               c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
         FROM hindsight._bank_counts c WHERE c.bank_id = _bm25_arm.bank_id
     ),
     q AS (
-        SELECT t.term, t.df FROM hindsight._bm25_terms t
+        SELECT t.term,
+               ln(1 + (p.n - t.df + 0.5) / (t.df + 0.5)) * (p.k1 + 1) AS weight,  -- idf * (k1 + 1)
+               p.k1 * (1 - p.b) AS base,                                        -- k1 * (1 - b)
+               p.k1 * p.b / greatest(p.avgdl, 1e-9) AS per_length              -- k1 * b / avgdl
+        FROM hindsight._bm25_terms t, params p
         WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
         ORDER BY t.df, t.term
         LIMIT (config->>'bm25_max_terms')::int
     ),
     scored AS (
-        SELECT p.unit_id, max(p.doc_length) AS doc_length,
-               sum(ln(1 + (s.n - q.df + 0.5) / (q.df + 0.5))
-                   * p.tf * ((config->>'bm25_k1')::float8 + 1)
-                   / (p.tf + (config->>'bm25_k1')::float8
-                             * (1 - (config->>'bm25_b')::float8
-                                + (config->>'bm25_b')::float8 * p.doc_length / greatest(s.avgdl, 1e-9)))) AS score
+        SELECT p.unit_id, sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) AS score,
+               max(p.doc_length) AS doc_length
         FROM q
         JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
-        CROSS JOIN stats s
         GROUP BY p.unit_id
     ),
     ranked AS (
