@@ -46,6 +46,10 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "full, rank_linear passthrough": {"passthrough": "rank_linear"},
     "full, budget low": {"budget": "low"},
     "full, budget high": {"budget": "high"},
+    # bank config changes for one configuration (restored afterwards)
+    "full, native keyword backend (ts_rank_cd)": {"bank_config": {"keyword_backend": "native"}},
+    "bm25 alone, native backend (ts_rank_cd)": {"arms": ["bm25"], "bank_config": {"keyword_backend": "native"}},
+    "full, bm25 b = 0 (no length normalisation)": {"bank_config": {"bm25_b": 0.0}},
 }
 
 
@@ -114,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", nargs="?", help="LoCoMo JSON file (default: the shared dev split)")
     parser.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
-    parser.add_argument("--configs", default="", help="comma-separated subset of configuration names")
+    parser.add_argument("--configs", default="", help="subset of configuration names, separated by ';'")
     parser.add_argument("--output", default="bench/results/locomo.json", help="where to write the figures")
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
@@ -126,7 +130,7 @@ def main() -> None:
     conversations = load_locomo(path)
     if args.conversations:
         conversations = conversations[: args.conversations]
-    configs = {k: v for k, v in CONFIGS.items() if not args.configs or k in args.configs.split(",")}
+    configs = {k: v for k, v in CONFIGS.items() if not args.configs or k in args.configs.split(";")}
 
     client = hindsight_pg.connect(args.dsn)
     print(header(client))
@@ -151,6 +155,11 @@ def main() -> None:
     results: dict[str, dict[str, Any]] = {}
     for name, extra in configs.items():
         per_question = []
+        for bank in last_time:
+            client.conn.execute(
+                "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = %s",
+                (json.dumps(extra.get("bank_config", {})), bank),
+            )
         started = time.perf_counter()
         for (bank, question, _), embedding in zip(questions, embeddings, strict=True):
             rows = client.conn.execute(
@@ -163,6 +172,11 @@ def main() -> None:
             ).fetchall()  # fmt: skip
             per_question.append((question.category, metrics([r[0] for r in rows], question.evidence)))
         elapsed = time.perf_counter() - started
+        for bank in last_time:
+            client.conn.execute(
+                "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = %s",
+                (list(extra.get("bank_config", {})), bank),
+            )
         table = {"overall": _mean([m for _, m in per_question])}
         for cat, label in CATEGORIES.items():
             table[label] = _mean([m for c, m in per_question if c == cat])
