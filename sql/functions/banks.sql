@@ -55,7 +55,7 @@ COMMENT ON FUNCTION hindsight._default_config() IS
 
 CREATE OR REPLACE FUNCTION hindsight._check_config(config jsonb)
 RETURNS jsonb
-LANGUAGE plpgsql IMMUTABLE
+LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -126,9 +126,13 @@ BEGIN
         RAISE EXCEPTION 'recency_function must be linear, exponential or none, got "%"', config->>'recency_function'
             USING ERRCODE = '22023';
     END IF;
-    IF config->>'keyword_backend' NOT IN ('bm25', 'native') THEN
-        RAISE EXCEPTION 'keyword_backend must be bm25 or native, got "%"', config->>'keyword_backend'
+    IF config->>'keyword_backend' NOT IN ('bm25', 'native', 'pg_search') THEN
+        RAISE EXCEPTION 'keyword_backend must be bm25, native or pg_search, got "%"', config->>'keyword_backend'
             USING ERRCODE = '22023';
+    END IF;
+    IF config->>'keyword_backend' = 'pg_search' AND to_regclass('hindsight.memory_units_bm25_idx') IS NULL THEN
+        RAISE EXCEPTION 'keyword_backend pg_search needs the pg_search extension and its index'
+            USING ERRCODE = '0A000', HINT = 'Run SELECT hindsight.enable_pg_search(); (docs/scale-out.md).';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN
         RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';

@@ -122,8 +122,9 @@ BEGIN
         ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
-    -- Keyword arm: true BM25 from term statistics (default) or native full text
-    -- search ranked with ts_rank_cd (keyword_backend = native).
+    -- Keyword arm: true BM25 from term statistics (default), native full text
+    -- search ranked with ts_rank_cd (keyword_backend = native), or ParadeDB's
+    -- pg_search (keyword_backend = pg_search, _keyword_pg_search.sql).
     IF 'bm25' = ANY (run_arms) THEN
         step := clock_timestamp();
         query_terms := hindsight._query_terms(query, (cfg->>'text_search_config')::regconfig);
@@ -131,6 +132,8 @@ BEGIN
             IF cfg->>'keyword_backend' = 'native' THEN
                 keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
                 bm25_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+            ELSIF cfg->>'keyword_backend' = 'pg_search' THEN
+                bm25_hits := hindsight._pg_search_arm(bank_id, query, types, tags, tags_match, recall_budget);
             ELSE
                 bm25_hits := hindsight._bm25_arm(bank_id, query_terms, types, tags, tags_match, recall_budget, cfg);
             END IF;

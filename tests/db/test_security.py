@@ -145,3 +145,13 @@ def test_ordinary_roles_cannot_redirect_the_python_import(db, roles, tmp_path):
     db.execute("SELECT set_config('hindsight.python_path', %s, false)", (str(tmp_path),))
     (path,) = db.execute("SELECT hindsight._python_path()").fetchone()
     assert path != str(tmp_path) and path.endswith("/0.1.0")
+
+
+def test_scale_out_entry_points_say_what_is_missing(db):
+    with pytest.raises(psycopg.errors.FeatureNotSupported, match="citus extension is not installed") as info:
+        db.execute("SELECT hindsight.distribute()")
+    assert "docs/scale-out.md" in info.value.diag.message_hint
+    with pytest.raises(psycopg.errors.FeatureNotSupported, match="pg_search extension is not installed"):
+        db.execute("SELECT hindsight.enable_pg_search()")
+    with pytest.raises(psycopg.errors.FeatureNotSupported, match="needs the pg_search extension"):
+        db.execute("SELECT hindsight.create_bank('p', config => '{\"keyword_backend\": \"pg_search\"}')")
