@@ -211,7 +211,10 @@ def test_the_check_finds_a_join_without_bank_id():
     assert unjoined(bad) == [["rel:u", "rel:ue"]]
     good = bad + " AND ue.bank_id = u.bank_id"
     assert unjoined(good) == []
-    through_an_argument = "SELECT 1 FROM hindsight.memory_units u, hindsight.entities e WHERE u.bank_id = f.bank_id AND e.bank_id = f.bank_id"
+    through_an_argument = (
+        "SELECT 1 FROM hindsight.memory_units u, hindsight.entities e"
+        " WHERE u.bank_id = f.bank_id AND e.bank_id = f.bank_id"
+    )
     assert unjoined(through_an_argument) == []
     using = "SELECT 1 FROM hindsight.memory_units u JOIN hindsight.chunks c USING (bank_id, chunk_id)"
     assert unjoined(using) == []
