@@ -117,9 +117,8 @@ AS $$
         JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
         GROUP BY p.unit_id
     ),
-    ranked AS (
-        SELECT sc.unit_id, sc.score,
-               row_number() OVER (ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id)::int AS rn
+    top AS (  -- a top-N sort: the ranks are numbered after the LIMIT
+        SELECT sc.unit_id, sc.score, sc.doc_length
         FROM scored sc
         WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
            OR EXISTS (SELECT FROM hindsight.memory_units u
@@ -130,7 +129,9 @@ AS $$
         LIMIT recall_budget
     )
     SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
-    FROM ranked r
+    FROM (SELECT t.unit_id, t.score,
+                 row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, t.unit_id)::int AS rn
+          FROM top t) r
 $$;
 COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
     'Keyword arm, bm25 backend: Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0.75, idf = ln(1 + (N - df + 0.5) / '
