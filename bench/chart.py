@@ -32,14 +32,24 @@ def main() -> None:
     left.set_xlim(0, max(recall10) * 1.15)
 
     banks = [k for k in latency if k.startswith("bench-latency-")]
-    rows = ["bare kNN LIMIT 10", "bare kNN LIMIT 300, ef_search 300", "keyword arm alone (ts_rank_cd, 300)",
-            "recall low", "recall mid", "recall high"]  # fmt: skip
+    rows = ["bare kNN LIMIT 10", "bare kNN LIMIT 300, ef_search 300", "keyword arm alone, native (ts_rank_cd, 300)",
+            "keyword arm alone, bm25 (300)", "recall low (native)", "recall mid (native)", "recall mid (bm25)",
+            "recall high (native)"]  # fmt: skip
     width = 0.8 / len(banks)
     for i, bank in enumerate(banks):
         values = [latency[bank]["ms"][r]["median"] for r in rows]
         right.bar([x + i * width for x in range(len(rows))], values, width, label=bank.split("-")[-1] + " units")
     right.set_xticks([x + width * (len(banks) - 1) / 2 for x in range(len(rows))])
-    labels = ["kNN 10", "kNN 300\n(ef 300)", "keyword arm", "recall low", "recall mid", "recall high"]
+    labels = [
+        "kNN 10",
+        "kNN 300\n(ef 300)",
+        "keyword\nts_rank_cd",
+        "keyword\nBM25",
+        "recall low",
+        "recall mid",
+        "recall mid\n(BM25)",
+        "recall high",
+    ]
     right.set_xticklabels(labels, fontsize=8)
     right.set_ylabel("median ms (200 queries)")
     right.set_title("Recall latency without a cross-encoder")

@@ -199,10 +199,18 @@ def main() -> None:
         rows: dict[str, list[float]] = {}
         phases: dict[str, list[float]] = {}
         for (text, window), emb in zip(queries, embeddings, strict=True):
-            for budget in ("low", "mid", "high"):
-                rows.setdefault(f"recall {budget}", []).append(timed(conn,
-                    "SELECT * FROM hindsight.recall(%s, %s, %s, budget => %s, temporal_window => %s::tstzrange)",
-                    (bank, text, emb, budget, None if window is None else f"[{window[0]},{window[1]}]")))  # fmt: skip
+            window_text = None if window is None else f"[{window[0]},{window[1]}]"
+            for backend in ("bm25", "native"):
+                conn.execute(
+                    "UPDATE hindsight.banks SET config = config || jsonb_build_object('keyword_backend', %s::text)"
+                    " WHERE bank_id = %s",
+                    (backend, bank),
+                )
+                for budget in ("low", "mid", "high"):
+                    rows.setdefault(f"recall {budget} ({backend})", []).append(timed(conn,
+                        "SELECT * FROM hindsight.recall(%s, %s, %s, budget => %s, temporal_window => %s::tstzrange)",
+                        (bank, text, emb, budget, window_text)))  # fmt: skip
+            conn.execute("UPDATE hindsight.banks SET config = config - 'keyword_backend' WHERE bank_id = %s", (bank,))
             conn.execute("SET hnsw.ef_search = 40")
             rows.setdefault("bare kNN LIMIT 10", []).append(timed(conn,
                 "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 10",
@@ -212,11 +220,15 @@ def main() -> None:
                 "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 300",
                 (bank, emb)))  # fmt: skip
             conn.execute("RESET hnsw.ef_search")
-            rows.setdefault("keyword arm alone (ts_rank_cd, 300)", []).append(timed(conn,
+            rows.setdefault("keyword arm alone, native (ts_rank_cd, 300)", []).append(timed(conn,
                 "SELECT hindsight._keyword_arm(%s, hindsight._keyword_query(%s, 'english'), NULL, NULL, 'any', 300)",
                 (bank, text)))  # fmt: skip
+            rows.setdefault("keyword arm alone, bm25 (300)", []).append(timed(conn,
+                "SELECT hindsight._bm25_arm(%s, hindsight._query_terms(%s, 'english'), NULL, NULL, 'any', 300,"
+                " hindsight.bank_config(%s))",
+                (bank, text, bank)))  # fmt: skip
             conn.execute("SELECT * FROM hindsight.recall(%s, %s, %s, trace => true, temporal_window => %s::tstzrange)",
-                         (bank, text, emb, None if window is None else f"[{window[0]},{window[1]}]"))  # fmt: skip
+                         (bank, text, emb, window_text))  # fmt: skip
             trace = json.loads(conn.execute("SELECT current_setting('hindsight.last_trace')").fetchone()[0])
             for arm, info in trace["arms"].items():
                 if info["ran"] and info["ms"] is not None:
@@ -227,9 +239,11 @@ def main() -> None:
         print(f"{'':<40}{'median':>8}{'p95':>8}   ms")
         for name, values in rows.items():
             print(f"{name:<40}{summary(values)}")
-        ratio = statistics.median(rows["recall mid"]) / statistics.median(rows["bare kNN LIMIT 300, ef_search 300"])
-        print(f"{'recall mid / bare kNN LIMIT 300':<40}{ratio:7.1f}x")
-        print("phases of recall mid (trace, median ms):")
+        ratio = statistics.median(rows["recall mid (native)"]) / statistics.median(
+            rows["bare kNN LIMIT 300, ef_search 300"]
+        )
+        print(f"{'recall mid (native) / bare kNN LIMIT 300':<40}{ratio:7.1f}x")
+        print("phases of recall mid, default backend (trace, median ms):")
         for name, values in phases.items():
             print(f"  {name:<38}{statistics.median(values):7.2f}")
         report[bank] = {

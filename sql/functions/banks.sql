@@ -41,7 +41,7 @@ AS $$
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
         "text_search_config": "english",
-        "keyword_backend": "bm25",
+        "keyword_backend": "native",
         "bm25_k1": 1.2,
         "bm25_b": 0.75,
         "bm25_max_terms": 16,

@@ -34,7 +34,7 @@ def hand_bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float
 
 
 def test_scores_equal_a_hand_computation(db):
-    bank(db, "five", text_search_config="simple")
+    bank(db, "five", text_search_config="simple", keyword_backend="bm25")
     ids = put(db, "five", [(text, vec(**{f"d{i}": 1})) for i, text in enumerate(DOCS)])
     expected = hand_bm25(["apple", "cherry"], [d.split() for d in DOCS])
     rows = recall(db, "five", "apple cherry", None, arms=["bm25"])

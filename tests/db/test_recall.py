@@ -80,7 +80,7 @@ def test_consensus_of_two_arms_beats_one_arm_alone(db):
 
 
 def test_keyword_query_with_operators_does_not_raise(db):
-    bank(db, "b")
+    bank(db, "b", keyword_backend="bm25")
     put(db, "b", [("Our infra team policy: deploys freeze on Fridays.", vec(d0=1)), ("Lunch menu.", vec(d1=1))])
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)

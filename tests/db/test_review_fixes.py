@@ -79,7 +79,7 @@ def test_a_recall_without_trace_clears_the_last_trace(db):
 
 
 def test_keyword_ties_do_not_depend_on_unit_ids(db):
-    bank(db, "b", keyword_backend="native")
+    bank(db, "b")  # the native backend, ts_rank_cd
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
     rows = recall(db, "b", "kiwi", None)
@@ -106,7 +106,7 @@ def test_sql_recall_of_punctuation_returns_nothing(db):
 
 
 def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
-    bank(db, "b")
+    bank(db, "b", keyword_backend="bm25")
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
     rows = recall(db, "b", "kiwi", None)
