@@ -50,7 +50,7 @@ def main() -> None:
         "recall mid\n(BM25)",
         "recall high",
     ]
-    right.set_xticklabels(labels, fontsize=8)
+    right.set_xticklabels(labels, fontsize=8, rotation=30, ha="right")
     right.set_ylabel("median ms (200 queries)")
     right.set_title("Recall latency without a cross-encoder")
     right.legend()

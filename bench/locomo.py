@@ -38,7 +38,7 @@ ARMS = ["semantic", "bm25", "graph", "temporal"]
 CONFIGS: dict[str, dict[str, Any]] = {
     "full pipeline (mid)": {},
     "semantic alone": {"arms": ["semantic"]},
-    "bm25 alone": {"arms": ["bm25"]},
+    "keyword alone (native, ts_rank_cd)": {"arms": ["bm25"]},
     "graph alone": {"arms": ["graph"]},
     "temporal alone": {"arms": ["temporal"]},
     **{f"without {arm}": {"arms": [a for a in ARMS if a != arm]} for arm in ARMS},
@@ -47,9 +47,9 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "full, budget low": {"budget": "low"},
     "full, budget high": {"budget": "high"},
     # bank config changes for one configuration (restored afterwards)
-    "full, native keyword backend (ts_rank_cd)": {"bank_config": {"keyword_backend": "native"}},
-    "bm25 alone, native backend (ts_rank_cd)": {"arms": ["bm25"], "bank_config": {"keyword_backend": "native"}},
-    "full, bm25 b = 0 (no length normalisation)": {"bank_config": {"bm25_b": 0.0}},
+    "full, BM25 keyword backend": {"bank_config": {"keyword_backend": "bm25"}},
+    "keyword alone, BM25 backend": {"arms": ["bm25"], "bank_config": {"keyword_backend": "bm25"}},
+    "full, BM25 with b = 0 (no length normalisation)": {"bank_config": {"keyword_backend": "bm25", "bm25_b": 0.0}},
 }
 
 
