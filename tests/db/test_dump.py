@@ -18,9 +18,7 @@ TABLES = ["banks", "bank_members", "documents", "chunks", "memory_units", "entit
 
 def snapshot(conn: psycopg.Connection) -> dict:
     """Every table's rows (as sorted text) and two banks' recall results."""
-    state = {
-        t: sorted(r[0] for r in conn.execute(f"SELECT t::text FROM hindsight.{t} t").fetchall()) for t in TABLES
-    }
+    state = {t: sorted(r[0] for r in conn.execute(f"SELECT t::text FROM hindsight.{t} t").fetchall()) for t in TABLES}
     for bank_id, query, embedding in [("alpha", "tea kiwi", vec(d0=1)), ("beta", "launch", vec(d1=1))]:
         state[f"recall {bank_id}"] = [
             (str(r["id"]), r["rank"], round(r["score"], 9), r["bm25_rank"], r["graph_rank"])

@@ -71,6 +71,9 @@ def test_a_role_reaches_only_its_banks(db, roles):
                   "_bank_counts", "_bm25_terms", "_bm25_postings", "bank_members"]:  # fmt: skip
         assert count(db, table, "bank-a") == 0, table
     assert count(db, "memory_units") == 1 and count(db, "banks") == 1
+    for view in ["bank_stats", "entity_graph", "memory_timeline"]:  # the views run as the caller too
+        assert count(db, view, "bank-a") == 0, view
+    assert count(db, "bank_stats") == 1
     # and writes into bank-a are refused even when aimed directly at the tables
     with pytest.raises(psycopg.errors.InsufficientPrivilege):
         db.execute("INSERT INTO hindsight.bank_members (bank_id, role_name, privilege)"

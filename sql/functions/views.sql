@@ -1,0 +1,66 @@
+-- Analytics views (security_invoker: row-level security applies to whoever queries them).
+
+CREATE OR REPLACE VIEW hindsight.bank_stats WITH (security_invoker = true) AS
+SELECT b.bank_id,
+       b.name,
+       coalesce(u.units, 0) AS units,
+       coalesce(u.world_units, 0) AS world_units,
+       coalesce(u.experience_units, 0) AS experience_units,
+       coalesce(u.observation_units, 0) AS observation_units,
+       (SELECT count(*) FROM hindsight.entities e WHERE e.bank_id = b.bank_id) AS entities,
+       coalesce(l.temporal_links, 0) AS temporal_links,
+       coalesce(l.semantic_links, 0) AS semantic_links,
+       coalesce(l.causal_links, 0) AS causal_links,
+       u.first_date,
+       u.last_date,
+       (SELECT count(*) FROM hindsight.documents d WHERE d.bank_id = b.bank_id) AS documents,
+       (SELECT count(*) FROM hindsight.chunks c WHERE c.bank_id = b.bank_id) AS chunks
+FROM hindsight.banks b
+LEFT JOIN LATERAL (
+    SELECT count(*) AS units,
+           count(*) FILTER (WHERE m.fact_type = 'world') AS world_units,
+           count(*) FILTER (WHERE m.fact_type = 'experience') AS experience_units,
+           count(*) FILTER (WHERE m.fact_type = 'observation') AS observation_units,
+           min(hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)) AS first_date,
+           max(hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)) AS last_date
+    FROM hindsight.memory_units m WHERE m.bank_id = b.bank_id
+) u ON true
+LEFT JOIN LATERAL (
+    SELECT count(*) FILTER (WHERE k.link_type = 'temporal') AS temporal_links,
+           count(*) FILTER (WHERE k.link_type = 'semantic') AS semantic_links,
+           count(*) FILTER (WHERE k.link_type IN ('causes', 'caused_by', 'enables', 'prevents')) AS causal_links
+    FROM hindsight.memory_links k WHERE k.bank_id = b.bank_id
+) l ON true;
+COMMENT ON VIEW hindsight.bank_stats IS
+    'One row per bank the caller may read: memory units in all and per fact type, entities, links per kind '
+    '(temporal, semantic, causal), the first and last date of its units (occurred_start, else mentioned_at, else '
+    'occurred_end), documents and chunks.';
+
+CREATE OR REPLACE VIEW hindsight.entity_graph WITH (security_invoker = true) AS
+SELECT a.bank_id,
+       a.entity_id AS entity_a_id,
+       ea.canonical_name AS entity_a,
+       b.entity_id AS entity_b_id,
+       eb.canonical_name AS entity_b,
+       count(*) AS co_occurrences,
+       max(hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)) AS last_co_occurrence
+FROM hindsight.unit_entities a
+JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.unit_id = a.unit_id AND a.entity_id < b.entity_id
+JOIN hindsight.memory_units u ON u.bank_id = a.bank_id AND u.id = a.unit_id
+JOIN hindsight.entities ea ON ea.bank_id = a.bank_id AND ea.id = a.entity_id
+JOIN hindsight.entities eb ON eb.bank_id = b.bank_id AND eb.id = b.entity_id
+GROUP BY a.bank_id, a.entity_id, ea.canonical_name, b.entity_id, eb.canonical_name;
+COMMENT ON VIEW hindsight.entity_graph IS
+    'Pairs of entities mentioned by the same memory units, per bank (each pair once, entity_a_id < entity_b_id): '
+    'how many units mention both and the latest date of such a unit.';
+
+CREATE OR REPLACE VIEW hindsight.memory_timeline WITH (security_invoker = true) AS
+SELECT m.bank_id,
+       date_trunc('month', hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)) AS month,
+       m.fact_type,
+       count(*) AS units
+FROM hindsight.memory_units m
+GROUP BY 1, 2, 3;
+COMMENT ON VIEW hindsight.memory_timeline IS
+    'Memory units per bank, calendar month (of occurred_start, else mentioned_at, else occurred_end; NULL when '
+    'undated) and fact type.';
