@@ -64,3 +64,5 @@ GROUP BY 1, 2, 3;
 COMMENT ON VIEW hindsight.memory_timeline IS
     'Memory units per bank, calendar month (of occurred_start, else mentioned_at, else occurred_end; NULL when '
     'undated) and fact type.';
+
+GRANT SELECT ON hindsight.bank_stats, hindsight.entity_graph, hindsight.memory_timeline TO PUBLIC;

@@ -30,8 +30,10 @@ def snapshot(conn: psycopg.Connection) -> dict:
 def test_dump_and_restore_keep_everything(db, tmp_path):
     bank(db, "alpha", keyword_backend="bm25")
     bank(db, "beta", recall_budgets={"low": 50})
-    first = put(db, "alpha", [{"text": "Alice drinks tea.", "embedding": vec(d0=1), "entities": ["Alice"]},
-                              {"text": "Alice grows kiwi.", "embedding": vec(d0=1, d2=1), "entities": ["Alice"]}])  # fmt: skip
+    first = put(db, "alpha", [
+        {"text": "Alice drinks tea.", "embedding": vec(d0=1), "entities": ["Alice"]},
+        {"text": "Alice grows kiwi.", "embedding": vec(d0=1, d2=1), "entities": ["Alice"]},
+    ])  # fmt: skip
     put(db, "beta", [("The launch is on Friday.", vec(d1=1)), ("Launch party after.", vec(d1=1, d3=1))], tags=["work"])
     db.execute(
         "INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)"
