@@ -281,6 +281,27 @@ def import_locomo(
 
 
 @app.command()
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address to listen on with --http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8765,
+    dsn: Dsn = None,
+) -> None:
+    """Serve memory to agents over the Model Context Protocol (tools: retain, recall, list_banks,
+    create_bank, list_entities)."""
+    import anyio
+
+    from ._mcp import build_server
+
+    server = build_server(lambda: connect(dsn))
+    if http:
+        err.print(f"hindsight-pg MCP server on http://{host}:{port}/mcp")
+        anyio.run(lambda: server.run_streamable_http_async(host=host, port=port))
+    else:
+        anyio.run(server.run_stdio_async)
+
+
+@app.command()
 def demo(
     dsn: Dsn = None,
     file: Annotated[Path, typer.Option(help="A JSON list of turns to retain.")] = EXAMPLE_CONVERSATION,

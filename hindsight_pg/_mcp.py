@@ -1,0 +1,146 @@
+"""A Model Context Protocol server: hindsight_pg's memory as tools for an agent.
+
+``hindsight-pg mcp`` serves over stdio (the default, for agents that start it as a
+subprocess) or streamable HTTP (``--http``), with the official MCP Python SDK. Tools:
+retain, recall, list_banks, create_bank, list_entities. (``reflect`` joins them once an LLM
+can be configured.)
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Callable, Iterator
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from pydantic import Field
+
+from hindsight_pl import __version__
+
+from ._client import Client
+from ._errors import HindsightError
+
+INSTRUCTIONS = (
+    "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
+    "(a message, a fact, a note) and its time; call `recall` with a question to get the few memories that "
+    "answer it, best first, within a token budget."
+)
+
+
+def build_server(connect: Callable[[], Client]) -> MCPServer:
+    """The MCP server over one client, opened on first use by ``connect``; calls are serialised."""
+    lock = threading.Lock()
+    holder: dict[str, Client] = {}
+
+    def client() -> Client:
+        if "client" not in holder:
+            holder["client"] = connect()
+        return holder["client"]
+
+    @contextlib.contextmanager
+    def serialised() -> Iterator[None]:
+        """One call at a time on the connection; hindsight errors reach the agent as their message."""
+        with lock:
+            try:
+                yield
+            except HindsightError as exc:
+                raise ToolError(str(exc)) from exc
+
+    server: MCPServer = MCPServer(name="hindsight-pg", instructions=INSTRUCTIONS, version=__version__)
+
+    @server.tool()
+    def retain(
+        bank_id: Annotated[str, Field(description="Bank to store into; created if it does not exist.")],
+        content: Annotated[str, Field(description="The text to remember: a message, a fact, a note, a document.")],
+        timestamp: Annotated[
+            str | None, Field(description="When it was said or happened, ISO 8601 (default: now).")
+        ] = None,
+        context: Annotated[str | None, Field(description="Where it comes from, e.g. 'chat with Bob'.")] = None,
+        tags: Annotated[list[str] | None, Field(description="Tags to filter recall by later.")] = None,
+        entities: Annotated[
+            list[str] | None, Field(description="Names of people, places or projects it mentions.")
+        ] = None,
+        document_id: Annotated[
+            str | None, Field(description="Stable id: retaining the same id again replaces the memory.")
+        ] = None,
+    ) -> dict[str, Any]:
+        """Remember content in a bank. Returns the document id and how many memory units were stored."""
+        with serialised():
+            result = client().retain(
+                bank_id, content, timestamp=timestamp, context=context, tags=tags or (), entities=entities or (),
+                document_id=document_id, create_bank=True,
+            )  # fmt: skip
+        return {"bank_id": bank_id, "document_id": result.document_ids[0], "units": len(result.unit_ids)}
+
+    @server.tool()
+    def recall(
+        bank_id: Annotated[str, Field(description="Bank to search.")],
+        query: Annotated[str, Field(description="The question or cue, in natural language.")],
+        max_tokens: Annotated[
+            int, Field(description="Token budget of the memories returned (cl100k_base).", ge=0)
+        ] = 1024,
+        budget: Annotated[
+            str, Field(description="Search effort: low, mid or high (100 / 300 / 1000 candidates per arm).")
+        ] = "mid",
+        tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
+        limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = 10,
+    ) -> list[dict[str, Any]]:
+        """Find the memories of a bank that answer a query, best first."""
+        with serialised():
+            response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags)
+        results = []
+        for r in response.results[:limit]:
+            when = r.occurred_start or r.mentioned_at
+            results.append({
+                "rank": r.rank, "text": r.text, "when": when.isoformat() if when else None, "context": r.context,
+                "score": round(r.scores.final, 4), "id": str(r.id),
+            })  # fmt: skip
+        return results
+
+    @server.tool()
+    def list_banks() -> list[dict[str, Any]]:
+        """The memory banks this connection may use, with their sizes."""
+        with serialised():
+            banks = client().list_banks()
+        return [{"bank_id": b.bank_id, "name": b.name, "units": b.unit_count} for b in banks]
+
+    @server.tool()
+    def create_bank(
+        bank_id: Annotated[str, Field(description="Id of the new bank (at most 200 characters).")],
+        name: Annotated[str | None, Field(description="A human-readable name.")] = None,
+    ) -> dict[str, Any]:
+        """Create a memory bank (nothing happens if it exists)."""
+        with serialised():
+            bank = client().create_bank(bank_id, name=name, exist_ok=True)
+        return {"bank_id": bank.bank_id, "name": bank.name, "units": bank.unit_count}
+
+    @server.tool()
+    def list_entities(
+        bank_id: Annotated[str, Field(description="Bank whose entities to list.")],
+        limit: Annotated[int, Field(description="At most this many, most mentioned first.", ge=1)] = 50,
+    ) -> list[dict[str, Any]]:
+        """People, places and projects a bank's memories mention, most mentioned first."""
+        with serialised():
+            client().get_bank(bank_id)  # an unknown bank is an error, not an empty list
+            rows = (
+                client()
+                .conn.execute(
+                    "SELECT canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
+                    " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT %s",
+                    (bank_id, limit),
+                )
+                .fetchall()
+            )
+        return [
+            {
+                "name": n,
+                "mentions": c,
+                "first_seen": f.isoformat() if f else None,
+                "last_seen": s.isoformat() if s else None,
+            }
+            for n, c, f, s in rows
+        ]
+
+    return server

@@ -1,0 +1,81 @@
+"""The MCP server, driven by the MCP SDK's own client over stdio."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
+
+pytestmark = pytest.mark.slow
+
+CLI = str(Path(sys.executable).parent / "hindsight-pg")
+
+
+def test_list_tools_retain_two_facts_recall_one(db):
+    params = StdioServerParameters(command=CLI, args=["mcp", "--dsn", db.info.dsn])
+
+    async def session() -> dict:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as mcp:
+            await mcp.initialize()
+            tools = {t.name: t for t in (await mcp.list_tools()).tools}
+            await mcp.call_tool("retain", {"bank_id": "agent", "content": "Priya leads Project Falcon.",
+                                           "entities": ["Priya"], "timestamp": "2025-01-13T10:30:00Z"})  # fmt: skip
+            await mcp.call_tool("retain", {"bank_id": "agent", "content": "Tom goes bouldering on Saturdays."})
+            recalled = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
+            entities = await mcp.call_tool("list_entities", {"bank_id": "agent"})
+            missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
+            return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing}
+
+    out = anyio.run(session)
+    assert set(out["tools"]) == {"retain", "recall", "list_banks", "create_bank", "list_entities"}
+    schema = out["tools"]["retain"].input_schema
+    assert all(prop.get("description") for prop in schema["properties"].values())  # every argument documented
+    assert schema["required"] == ["bank_id", "content"]
+    (item,) = out["recalled"].structured_content["result"]
+    assert item["text"] == "Priya leads Project Falcon." and item["rank"] == 1
+    assert item["when"] == "2025-01-13T10:30:00+00:00"
+    assert "Priya" in out["entities"].content[0].text
+    assert out["missing"].is_error and 'unknown bank "nowhere"' in out["missing"].content[0].text
+
+
+def test_streamable_http(db):
+    import socket
+    import subprocess
+    import time
+
+    from mcp.client.streamable_http import streamable_http_client
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    server = subprocess.Popen(
+        [CLI, "mcp", "--http", "--port", str(port), "--dsn", db.info.dsn],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            with socket.socket() as probe:
+                if probe.connect_ex(("127.0.0.1", port)) == 0:
+                    break
+            assert server.poll() is None, server.stderr.read()
+            assert time.monotonic() < deadline
+            time.sleep(0.2)
+
+        async def session() -> list[str]:
+            async with streamable_http_client(f"http://127.0.0.1:{port}/mcp") as streams:
+                read, write = streams[0], streams[1]
+                async with ClientSession(read, write) as mcp:
+                    await mcp.initialize()
+                    await mcp.call_tool("create_bank", {"bank_id": "over-http"})
+                    banks = await mcp.call_tool("list_banks", {})
+                    return [b["bank_id"] for b in banks.structured_content["result"]]
+
+        assert anyio.run(session) == ["over-http"]
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
