@@ -120,6 +120,9 @@ $(VENV)/.installed: pyproject.toml
 	@$(VENV)/bin/pip install -q --disable-pip-version-check torch==2.13.0 2>&1 | $(HIDE_PIP_NOISE)
 	@$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | $(HIDE_PIP_NOISE)
 	@$(VENV)/bin/python -c 'import torch, sentence_transformers, hindsight_pg' # fail here if an install failed
+	@echo "[install] dbt: virtual environment .venv-dbt (dbt-core 1.10, dbt-postgres 1.9) for examples/dbt"
+	@test -x .venv-dbt/bin/dbt || { $(PYTHON) -m venv .venv-dbt && \
+	  .venv-dbt/bin/pip install -q --disable-pip-version-check 'dbt-core==1.10.*' 'dbt-postgres==1.9.*' 2>&1 | $(HIDE_PIP_NOISE); }
 	@touch $@
 
 demo:
