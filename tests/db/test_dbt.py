@@ -28,8 +28,11 @@ def test_dbt_build(client, db, tmp_path):
     client.create_bank("team")
     client.retain_batch("team", [{"content": text, "document_id": doc} for doc, text in DOCUMENTS.items()])
     info = db.info
-    env = {**os.environ, "HINDSIGHT_PG_HOST": info.host, "HINDSIGHT_PG_PORT": str(info.port),
-           "HINDSIGHT_PG_USER": info.user, "HINDSIGHT_PG_DATABASE": info.dbname, "DBT_SEND_ANONYMOUS_USAGE_STATS": "false"}  # fmt: skip
+    env = {
+        **os.environ, "HINDSIGHT_PG_HOST": info.host, "HINDSIGHT_PG_PORT": str(info.port),
+        "HINDSIGHT_PG_USER": info.user, "HINDSIGHT_PG_DATABASE": info.dbname,
+        "DBT_SEND_ANONYMOUS_USAGE_STATS": "false",
+    }  # fmt: skip
     project = ROOT / "examples" / "dbt"
     done = subprocess.run(
         [str(DBT), "build", "--project-dir", str(project), "--profiles-dir", str(project),
