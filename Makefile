@@ -28,8 +28,15 @@ HIDE_PIP_NOISE := { grep -v '^WARNING: Location' || true; }
 
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
 PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(VERSION)
-SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(sort $(wildcard sql/functions/*.sql))
+FUNCTION_SOURCES := $(sort $(wildcard sql/functions/*.sql))
+SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(FUNCTION_SOURCES)
 EXT_SCRIPT := build/hindsight_pg--$(VERSION).sql
+# Released versions, frozen in sql/releases/, and the upgrade scripts that take them
+# forward (sql/upgrades/<from>--<to>.sql: the incremental schema changes, then every
+# function file, which are all CREATE OR REPLACE).
+RELEASE_SCRIPTS := $(patsubst sql/releases/%,build/%,$(wildcard sql/releases/hindsight_pg--*.sql))
+UPGRADE_SCRIPTS := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(wildcard sql/upgrades/*--*.sql))
+ALL_SCRIPTS := $(EXT_SCRIPT) $(RELEASE_SCRIPTS) $(UPGRADE_SCRIPTS)
 
 # The versioned extension script: schema files, then function files, with the
 # in-database Python directory filled in. The package version must equal the
@@ -43,9 +50,21 @@ $(EXT_SCRIPT): $(SQL_SOURCES) hindsight_pg.control plpython/hindsight_pl/__init_
 	   for f in $(SQL_SOURCES); do echo; echo "-- $$f"; cat $$f; done; } \
 	  | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
+# A released script gets the Python directory of its own version.
+$(RELEASE_SCRIPTS): build/%: sql/releases/% Makefile
+	@mkdir -p build
+	@sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_ROOT)/$(word 2,$(subst --, ,$(basename $*)))|g' $< > $@
+
+$(UPGRADE_SCRIPTS): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) Makefile
+	@mkdir -p build
+	@{ echo "-- hindsight_pg upgrade $(basename $*), built from sql/ by make; do not edit."; \
+	   printf '%s\n' '\echo Use "ALTER EXTENSION hindsight_pg UPDATE" to load this file. \quit'; \
+	   for f in $< $(FUNCTION_SOURCES); do echo; echo "-- $$f"; cat $$f; done; } \
+	  | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
+
 ifdef PGXS_MODE
 EXTENSION = hindsight_pg
-DATA_built = $(EXT_SCRIPT)
+DATA_built = $(ALL_SCRIPTS)
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 else
@@ -54,7 +73,7 @@ SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgr
 
 .PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench clean
 
-all extension: $(EXT_SCRIPT)
+all extension: $(ALL_SCRIPTS)
 
 install: system-packages pgvector venv install-extension
 	@echo "[install] done: extension hindsight_pg $(VERSION), in-database Python in $(PYTHON_LIB_DIR), driver in $(VENV)"
@@ -89,9 +108,10 @@ pgvector: system-packages
 
 # Extension files (PGXS) and the in-database Python, each only when changed,
 # so `make test` can run it every time.
-install-extension: $(EXT_SCRIPT) python-lib
-	@if cmp -s $(EXT_SCRIPT) $(SHAREDIR)/extension/$(notdir $(EXT_SCRIPT)) && \
-	    cmp -s hindsight_pg.control $(SHAREDIR)/extension/hindsight_pg.control; then \
+install-extension: $(ALL_SCRIPTS) python-lib
+	@same=yes; for f in hindsight_pg.control $(ALL_SCRIPTS); do \
+	  cmp -s $$f $(SHAREDIR)/extension/$$(basename $$f) || same=no; done; \
+	if [ $$same = yes ]; then \
 	  echo "[install] extension hindsight_pg $(VERSION): up to date"; \
 	else echo "[install] extension hindsight_pg $(VERSION): installing into $(SHAREDIR)/extension"; \
 	  $(MAKE) -s PGXS_MODE=1 install; fi

@@ -22,7 +22,7 @@ def test_a_package_of_another_version_is_refused(db, tmp_path):
     with pytest.raises(psycopg.errors.FeatureNotSupported) as info:
         db.execute("SELECT hindsight.recall_json('b', 'x')")
     assert info.value.diag.message_primary.startswith("hindsight_pl 9.9.9 at ")
-    assert info.value.diag.message_primary.endswith("does not match extension hindsight_pg 0.1.0")
+    assert info.value.diag.message_primary.endswith(f"does not match extension hindsight_pg {hindsight_pl.__version__}")
     assert "make install" in info.value.diag.message_hint
 
 

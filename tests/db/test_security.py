@@ -6,6 +6,8 @@ import uuid
 
 import psycopg
 import pytest
+
+import hindsight_pl
 from _helpers import put, recall, vec
 from psycopg import sql
 
@@ -147,7 +149,7 @@ def test_ordinary_roles_cannot_redirect_the_python_import(db, roles, tmp_path):
     as_role(db, roles["bob"])
     db.execute("SELECT set_config('hindsight.python_path', %s, false)", (str(tmp_path),))
     (path,) = db.execute("SELECT hindsight._python_path()").fetchone()
-    assert path != str(tmp_path) and path.endswith("/0.1.0")
+    assert path != str(tmp_path) and path.endswith("/" + hindsight_pl.__version__)
 
 
 def test_scale_out_entry_points_say_what_is_missing(db):

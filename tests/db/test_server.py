@@ -12,6 +12,8 @@ from pathlib import Path
 import psycopg
 import pytest
 
+import hindsight_pl
+
 from hindsight_pg import EmbeddedServer
 
 pytestmark = pytest.mark.slow
@@ -40,7 +42,7 @@ def test_embedded_server_lifecycle(tmp_path):
         assert oct(home.stat().st_mode & 0o777) == "0o700"  # only the owner reaches the socket
         with psycopg.connect(server.dsn) as conn:
             (version,) = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg'").fetchone()
-            assert version == "0.1.0"
+            assert version == hindsight_pl.__version__
             (listen,) = conn.execute("SHOW listen_addresses").fetchone()
             assert listen == ""  # unix socket only
         assert server.ensure_running() == server.dsn  # reuse: same server
@@ -81,4 +83,4 @@ def test_embedded_server_as_a_non_root_user(tmp_path):
     )  # fmt: skip
     shutil.rmtree(home, ignore_errors=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["0.1.0", "True"]
+    assert done.stdout.split() == [hindsight_pl.__version__, "True"]

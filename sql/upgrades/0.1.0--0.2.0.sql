@@ -1,0 +1,5 @@
+-- hindsight_pg 0.1.0 -> 0.2.0: the schema changes since 0.1.0, run once, in order.
+-- The build appends every file of sql/functions/ (all CREATE OR REPLACE), so functions,
+-- views and comments need no entry here; new or changed tables, columns, indexes, types,
+-- policies and triggers do, and so does dropping a function whose signature changed.
+-- tests/db/test_upgrade.py checks that 0.1.0 + this script equals a fresh 0.2.0 install.
