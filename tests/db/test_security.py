@@ -6,10 +6,10 @@ import uuid
 
 import psycopg
 import pytest
-
-import hindsight_pl
 from _helpers import put, recall, vec
 from psycopg import sql
+
+import hindsight_pl
 
 EVIL = "x'); DROP TABLE hindsight.banks; --"
 

@@ -13,7 +13,6 @@ import psycopg
 import pytest
 
 import hindsight_pl
-
 from hindsight_pg import EmbeddedServer
 
 pytestmark = pytest.mark.slow
