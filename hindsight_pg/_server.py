@@ -200,6 +200,12 @@ class EmbeddedServer:
                     conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(DATABASE)))
             with psycopg.connect(self.dsn, autocommit=True) as conn:
                 conn.execute("CREATE EXTENSION IF NOT EXISTS hindsight_pg CASCADE")
+                # a newer version installed by `make install`: take the memories forward
+                conn.execute(
+                    "DO $$ BEGIN IF (SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg')"
+                    " <> (SELECT default_version FROM pg_available_extensions WHERE name = 'hindsight_pg')"
+                    " THEN ALTER EXTENSION hindsight_pg UPDATE; END IF; END $$"
+                )
         except psycopg.Error as exc:
             raise ServerError(
                 f"the embedded server in {self.home} is running but the extension could not be created: "
