@@ -46,7 +46,17 @@ AS $$
         "bm25_b": 0.75,
         "bm25_max_terms": 16,
         "time_zone": "UTC",
-        "hemisphere": "north"
+        "hemisphere": "north",
+        "extractor": "offline",
+        "agent_name": "assistant",
+        "llm_base_url": "",
+        "llm_model": "",
+        "llm_api_key_env": "OPENAI_API_KEY",
+        "dedupe_similarity": 0.95,
+        "entity_merge_threshold": 0.6,
+        "temporal_link_neighbours": 20,
+        "semantic_link_top_k": 50,
+        "semantic_link_min_similarity": 0.7
     }'::jsonb
 $$;
 COMMENT ON FUNCTION hindsight._default_config() IS
@@ -67,6 +77,7 @@ DECLARE
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
         'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms'];
+    count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k'];  -- 0 turns the links off
 BEGIN
     IF config IS NULL THEN
         RETURN '{}'::jsonb;
@@ -91,6 +102,10 @@ BEGIN
                     OR config_value::text::numeric <> trunc(config_value::text::numeric)))) THEN
             RAISE EXCEPTION 'bank config "%" must be %, got %', config_key,
                 CASE WHEN config_key = ANY (integer_keys) THEN 'an integer >= 1' ELSE 'a number >= 0' END, config_value
+                USING ERRCODE = '22023';
+        END IF;
+        IF config_key = ANY (count_keys) AND config_value::text::numeric <> trunc(config_value::text::numeric) THEN
+            RAISE EXCEPTION 'bank config "%" must be an integer >= 0, got %', config_key, config_value
                 USING ERRCODE = '22023';
         END IF;
         IF config_key = 'strategy_boosts' THEN
@@ -133,6 +148,19 @@ BEGIN
     IF config->>'keyword_backend' = 'pg_search' AND to_regclass('hindsight.memory_units_bm25_idx') IS NULL THEN
         RAISE EXCEPTION 'keyword_backend pg_search needs the pg_search extension and its index'
             USING ERRCODE = '0A000', HINT = 'Run SELECT hindsight.enable_pg_search(); (docs/scale-out.md).';
+    END IF;
+    IF config->>'extractor' NOT IN ('offline', 'llm') THEN
+        RAISE EXCEPTION 'extractor must be offline or llm, got "%"', config->>'extractor'
+            USING ERRCODE = '22023', HINT = 'llm also needs llm_base_url and llm_model (docs/retain.md).';
+    END IF;
+    IF config->>'extractor' = 'llm' AND (coalesce(config->>'llm_base_url', '') = '' OR coalesce(config->>'llm_model', '') = '') THEN
+        RAISE EXCEPTION 'extractor llm needs llm_base_url and llm_model'
+            USING ERRCODE = '22023',
+                  HINT = 'e.g. {"extractor": "llm", "llm_base_url": "https://api.openai.com/v1", "llm_model": "gpt-4o-mini"}';
+    END IF;
+    IF (config->>'dedupe_similarity')::float8 > 1 OR (config->>'semantic_link_min_similarity')::float8 > 1 THEN
+        RAISE EXCEPTION 'dedupe_similarity and semantic_link_min_similarity are cosine similarities in [0, 1]'
+            USING ERRCODE = '22023';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN
         RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';

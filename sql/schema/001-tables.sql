@@ -63,7 +63,7 @@ CREATE TABLE hindsight.memory_units (
     created_at     timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (bank_id, id),
     FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
-    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE ON UPDATE CASCADE,
     CHECK (occurred_start IS NULL OR occurred_end IS NULL OR occurred_end >= occurred_start)
 );
 COMMENT ON TABLE hindsight.memory_units IS

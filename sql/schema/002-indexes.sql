@@ -33,6 +33,9 @@ CREATE INDEX memory_units_time_idx
 
 CREATE INDEX memory_units_type_occurred_idx
     ON hindsight.memory_units (bank_id, fact_type, occurred_start);
+-- Retain's temporal links: a unit's nearest neighbours in time within its fact type.
+CREATE INDEX memory_units_type_effective_idx
+    ON hindsight.memory_units (bank_id, fact_type, (coalesce(occurred_start, mentioned_at)));
 CREATE INDEX memory_units_mentioned_idx
     ON hindsight.memory_units (bank_id, mentioned_at);
 CREATE INDEX memory_units_document_idx

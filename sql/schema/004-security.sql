@@ -69,7 +69,7 @@ BEGIN
                        ' USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''write''))::text[]))'
                        ' WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''write''))::text[]))', t);
     END LOOP;
-    FOREACH t IN ARRAY ARRAY['_bank_counts', '_bm25_terms', '_bm25_postings'] LOOP
+    FOREACH t IN ARRAY ARRAY['_bank_counts', '_bm25_terms', '_bm25_postings', '_entity_cooccurrences'] LOOP
         EXECUTE format('ALTER TABLE hindsight.%I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE hindsight.%I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY bank_read ON hindsight.%I FOR SELECT'
@@ -103,7 +103,8 @@ GRANT USAGE ON SCHEMA hindsight TO PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.banks, hindsight.documents, hindsight.chunks,
     hindsight.memory_units, hindsight.entities, hindsight.unit_entities, hindsight.memory_links TO PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.bank_members TO PUBLIC;
-GRANT SELECT ON hindsight._bank_counts, hindsight._bm25_terms, hindsight._bm25_postings TO PUBLIC;
+GRANT SELECT ON hindsight._bank_counts, hindsight._bm25_terms, hindsight._bm25_postings,
+    hindsight._entity_cooccurrences TO PUBLIC;
 
 CREATE FUNCTION hindsight._invoker()
 RETURNS name

@@ -3,3 +3,95 @@
 -- views and comments need no entry here; new or changed tables, columns, indexes, types,
 -- policies and triggers do, and so does dropping a function whose signature changed.
 -- tests/db/test_upgrade.py checks that 0.1.0 + this script equals a fresh 0.2.0 install.
+
+-- Retain pipeline (documents update in place: kept chunks are renumbered).
+ALTER TABLE hindsight.memory_units DROP CONSTRAINT memory_units_bank_id_chunk_id_fkey;
+ALTER TABLE hindsight.memory_units ADD CONSTRAINT memory_units_bank_id_chunk_id_fkey
+    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Retain's temporal links: a unit's nearest neighbours in time within its fact type.
+CREATE INDEX memory_units_type_effective_idx
+    ON hindsight.memory_units (bank_id, fact_type, (coalesce(occurred_start, mentioned_at)));
+
+-- Entity co-occurrence counts (the table, trigger function and triggers as in 003-triggers.sql).
+CREATE TABLE hindsight._entity_cooccurrences (
+    bank_id         text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    entity_id       uuid NOT NULL,
+    other_entity_id uuid NOT NULL,
+    unit_count      int NOT NULL CHECK (unit_count >= 0),  -- rows at 0 are removed by the same trigger
+    PRIMARY KEY (bank_id, entity_id, other_entity_id)
+);
+COMMENT ON TABLE hindsight._entity_cooccurrences IS
+    'Derived: for each pair of entities (both directions), in how many memory units both occur. Kept by triggers; '
+    'entity resolution reads it, hindsight.entity_stats shows it.';
+
+CREATE FUNCTION hindsight._count_cooccurrences()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- Per unit, every ordered pair of its entities counts once. The pairs a statement
+    -- makes or breaks: among its own rows, and between its rows and the unit's other
+    -- rows (which, after the statement, are exactly the unit's rows not in it).
+    IF TG_OP = 'INSERT' THEN
+        INSERT INTO hindsight._entity_cooccurrences AS c (bank_id, entity_id, other_entity_id, unit_count)
+        SELECT p.bank_id, p.a, p.b, count(*)
+        FROM (SELECT n.bank_id, n.entity_id AS a, ue.entity_id AS b
+              FROM changed n JOIN hindsight.unit_entities ue
+                ON ue.bank_id = n.bank_id AND ue.unit_id = n.unit_id AND ue.entity_id <> n.entity_id
+              UNION ALL
+              SELECT n.bank_id, ue.entity_id, n.entity_id
+              FROM changed n JOIN hindsight.unit_entities ue
+                ON ue.bank_id = n.bank_id AND ue.unit_id = n.unit_id AND ue.entity_id <> n.entity_id
+              WHERE NOT EXISTS (SELECT FROM changed x WHERE x.bank_id = ue.bank_id AND x.unit_id = ue.unit_id
+                                                        AND x.entity_id = ue.entity_id)) p
+        GROUP BY 1, 2, 3
+        ON CONFLICT (bank_id, entity_id, other_entity_id) DO UPDATE SET unit_count = c.unit_count + excluded.unit_count;
+    ELSE
+        WITH gone AS (
+            SELECT o1.bank_id, o1.entity_id AS a, o2.entity_id AS b
+            FROM changed o1 JOIN changed o2
+              ON o2.bank_id = o1.bank_id AND o2.unit_id = o1.unit_id AND o2.entity_id <> o1.entity_id
+            UNION ALL
+            SELECT o.bank_id, x.a, x.b
+            FROM changed o JOIN hindsight.unit_entities ue ON ue.bank_id = o.bank_id AND ue.unit_id = o.unit_id,
+                 LATERAL (VALUES (o.entity_id, ue.entity_id), (ue.entity_id, o.entity_id)) AS x(a, b)
+        ), counted AS (
+            SELECT bank_id, a, b, count(*)::int AS n FROM gone GROUP BY 1, 2, 3
+        )
+        UPDATE hindsight._entity_cooccurrences c SET unit_count = c.unit_count - n.n
+        FROM counted n WHERE c.bank_id = n.bank_id AND c.entity_id = n.a AND c.other_entity_id = n.b;
+        -- a pair at 0 is at 0 in both directions, and one direction starts at an entity of the statement
+        DELETE FROM hindsight._entity_cooccurrences c
+        USING (SELECT z.bank_id, z.entity_id, z.other_entity_id FROM hindsight._entity_cooccurrences z
+               WHERE z.unit_count <= 0
+                 AND (z.bank_id, z.entity_id) IN (SELECT DISTINCT bank_id, entity_id FROM changed)) d
+        WHERE c.bank_id = d.bank_id
+          AND ((c.entity_id = d.entity_id AND c.other_entity_id = d.other_entity_id)
+            OR (c.entity_id = d.other_entity_id AND c.other_entity_id = d.entity_id));
+    END IF;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._count_cooccurrences() IS
+    'Trigger: keeps _entity_cooccurrences exact as unit_entities rows come and go.';
+
+CREATE TRIGGER unit_entities_cooccurring_insert AFTER INSERT ON hindsight.unit_entities
+    REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_cooccurrences();
+CREATE TRIGGER unit_entities_cooccurring_delete AFTER DELETE ON hindsight.unit_entities
+    REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_cooccurrences();
+
+ALTER TABLE hindsight._entity_cooccurrences ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hindsight._entity_cooccurrences FORCE ROW LEVEL SECURITY;
+CREATE POLICY bank_read ON hindsight._entity_cooccurrences FOR SELECT
+    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'read'))::text[]));
+GRANT SELECT ON hindsight._entity_cooccurrences TO PUBLIC;
+
+-- counts for the entities a 0.1.0 bank already has
+INSERT INTO hindsight._entity_cooccurrences (bank_id, entity_id, other_entity_id, unit_count)
+SELECT a.bank_id, a.entity_id, b.entity_id, count(*)
+FROM hindsight.unit_entities a
+JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.unit_id = a.unit_id AND b.entity_id <> a.entity_id
+GROUP BY 1, 2, 3;

@@ -42,6 +42,11 @@ def put(
     return [r[0] for r in rows]
 
 
+# Bank config without retain's automatic temporal and semantic links, for tests
+# that build a link structure by hand.
+NO_LINKS = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
+
+
 def bank(conn: psycopg.Connection[Any], bank_id: str, **config: Any) -> str:
     conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank_id, json.dumps(config)))
     return bank_id

@@ -13,7 +13,7 @@ from hindsight_pg._server import pg_bindir
 pytestmark = pytest.mark.slow
 
 TABLES = ["banks", "bank_members", "documents", "chunks", "memory_units", "entities", "unit_entities", "memory_links",
-          "_bank_counts", "_bm25_terms", "_bm25_postings"]  # fmt: skip
+          "_bank_counts", "_bm25_terms", "_bm25_postings", "_entity_cooccurrences"]  # fmt: skip
 
 
 def snapshot(conn: psycopg.Connection) -> dict:
@@ -37,7 +37,7 @@ def test_dump_and_restore_keep_everything(db, tmp_path):
     put(db, "beta", [("The launch is on Friday.", vec(d1=1)), ("Launch party after.", vec(d1=1, d3=1))], tags=["work"])
     db.execute(
         "INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)"
-        " VALUES ('alpha', %s, %s, 'semantic', 0.9)",
+        " VALUES ('alpha', %s, %s, 'causes', 0.9)",
         (first[0], first[1]),
     )
     db.execute("SELECT hindsight.grant_bank('alpha', 'pg_monitor', 'read')")

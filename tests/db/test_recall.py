@@ -6,7 +6,7 @@ import json
 
 import psycopg
 import pytest
-from _helpers import bank, put, recall, vec
+from _helpers import NO_LINKS, bank, put, recall, vec
 
 from hindsight_pg import BankNotFoundError, InvalidInputError
 
@@ -202,7 +202,7 @@ def test_max_tokens_zero_returns_nothing(db):
 
 
 def test_packing_considers_only_twice_the_recall_budget(db):
-    bank(db, "b", recall_budgets={"low": 2})
+    bank(db, "b", recall_budgets={"low": 2}, **NO_LINKS)
     put(db, "b", [(f"Note {i}.", vec(d0=1, d1=i / 10)) for i in range(8)])
     rows = recall(db, "b", "zzzz", vec(d0=1), budget="low")
     assert len(rows) == 2  # the semantic arm returns 2 (recall budget), packing sees at most 4

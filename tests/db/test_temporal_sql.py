@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
-from _helpers import bank, put, recall, vec
+from _helpers import NO_LINKS, bank, put, recall, vec
 
 import hindsight_pg
 from hindsight_pl.temporal import parse_temporal
@@ -45,7 +45,7 @@ def test_the_automatic_window_never_fails_a_recall(db):
 
 
 def test_last_spring_ranks_april_above_october(db):
-    bank(db, "s")
+    bank(db, "s", **NO_LINKS)
     april, october = put(db, "s", [
         {"text": "Planted tomatoes in the garden.", "embedding": vec(d0=1, d1=1), "mentioned_at": "2026-04-12T10:00Z"},
         {"text": "Planted garlic in the garden.", "embedding": vec(d0=1, d2=1), "mentioned_at": "2026-10-12T10:00Z"},

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 import psycopg
 import pytest
-from _helpers import bank, put, recall, vec
+from _helpers import NO_LINKS, bank, put, recall, vec
 
 from hindsight_pg import Client
 
@@ -111,7 +111,7 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 
 def test_time_scenario_window_march_to_may(client):
-    client.create_bank("t")
+    client.create_bank("t", config=NO_LINKS)  # a temporal link would carry the window to October
     client.retain("t", "Alice started the microservices migration.", timestamp="2024-03-12T10:00:00Z")
     client.retain("t", "Alice completed the auth service.", timestamp="2024-04-20T10:00:00Z")
     client.retain("t", "Alice is focusing on performance.", timestamp="2024-10-08T10:00:00Z")
@@ -126,7 +126,7 @@ def test_time_scenario_window_march_to_may(client):
 
 
 def test_coverage_takes_entry_points_round_robin_over_the_window(db):
-    bank(db, "c", temporal_entry_points=4)
+    bank(db, "c", temporal_entry_points=4, **NO_LINKS)
     day = "2024-01-0{}T12:00:00Z"
     # window 2024-01-01 .. 2024-01-09 (8 days, one bucket a day); bucket 0 holds five close matches
     dense = put(db, "c", [unit(f"Busy day {i}.", vec(d0=1, d1=i / 20), mentioned_at=day.format(1)) for i in range(5)])
@@ -143,7 +143,7 @@ def test_coverage_takes_entry_points_round_robin_over_the_window(db):
 
 
 def test_spreading_follows_a_causal_link_out_of_the_window(db):
-    bank(db, "s")
+    bank(db, "s", **NO_LINKS)
     cause, effect, unrelated = put(db, "s", [
         unit("The deploy broke the cache.", vec(d0=1), mentioned_at="2024-06-15T12:00:00Z"),
         unit("Customers saw slow pages.", vec(d1=1), mentioned_at="2024-09-01T12:00:00Z"),

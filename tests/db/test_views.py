@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from _helpers import bank, put, vec
+from _helpers import NO_LINKS, bank, put, vec
 from psycopg.rows import dict_row
 
 
@@ -16,7 +16,7 @@ def rows(db, query):
 
 @pytest.fixture
 def filled(db):
-    bank(db, "v")
+    bank(db, "v", **NO_LINKS)
     ids = put(db, "v", [
         {"text": "Alice and Bob met.", "embedding": vec(d0=1), "entities": ["Alice", "Bob"],
          "mentioned_at": "2024-01-10T00:00Z"},
