@@ -50,6 +50,8 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "full, BM25 keyword backend": {"bank_config": {"keyword_backend": "bm25"}},
     "keyword alone, BM25 backend": {"arms": ["bm25"], "bank_config": {"keyword_backend": "bm25"}},
     "full, BM25 with b = 0 (no length normalisation)": {"bank_config": {"keyword_backend": "bm25", "bm25_b": 0.0}},
+    "full, graph RRF weight 0.5": {"bank_config": {"arm_weights": {"graph": 0.5}}},
+    "full, graph one hop": {"bank_config": {"graph_max_hops": 1}},
 }
 
 
@@ -81,7 +83,8 @@ def normalise_evidence(raw: list[str], known: set[str]) -> tuple[set[str], int]:
 
 def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
     top5, top10 = set(ranked[:5]), set(ranked[:10])
-    dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:10]) if d in evidence)
+    # a turn split into several facts counts once, where it first appears
+    dcg = sum(1 / math.log2(i + 2) for i, d in enumerate(ranked[:10]) if d in evidence and d not in ranked[:i])
     idcg = sum(1 / math.log2(i + 2) for i in range(min(len(evidence), 10)))
     return {
         "R@5": len(top5 & evidence) / len(evidence),
@@ -93,8 +96,8 @@ def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
 
 def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation) -> str:
     bank = f"bench-locomo-{conv.sample_id}"
-    row = client.conn.execute("SELECT unit_count FROM hindsight._bank_counts WHERE bank_id = %s", (bank,)).fetchone()
-    if row and row[0] == len(conv.items):
+    row = client.conn.execute("SELECT count(*) FROM hindsight.documents WHERE bank_id = %s", (bank,)).fetchone()
+    if row and row[0] == len(conv.items):  # one document per turn
         return bank
     client.delete_bank(bank)
     started = time.perf_counter()

@@ -15,13 +15,16 @@ from ._errors import (
     BankExistsError,
     BankNotFoundError,
     ExtensionError,
+    ExtractionError,
     HindsightError,
     InvalidInputError,
     ServerError,
 )
+from ._extract import Extractor, Fact, OfflineExtractor
+from ._llm import LLMExtractor
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
-from ._types import Bank, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
 __all__ = [
     "Bank",
@@ -30,11 +33,17 @@ __all__ = [
     "Client",
     "EmbeddedServer",
     "Embedder",
+    "Entity",
     "ExtensionError",
+    "ExtractionError",
+    "Extractor",
+    "Fact",
     "HindsightError",
     "InvalidInputError",
+    "LLMExtractor",
     "MemoryItem",
     "MiniLMEmbedder",
+    "OfflineExtractor",
     "RecallResponse",
     "RecallResult",
     "RetainResult",

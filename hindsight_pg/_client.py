@@ -8,8 +8,10 @@ the pipeline.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
@@ -22,10 +24,13 @@ from psycopg.types.range import Range
 
 from hindsight_pl import chunking, text
 
+from ._dedupe import Deduplicator
 from ._embedding import Embedder, MiniLMEmbedder
+from ._extract import Extractor, OfflineExtractor
+from ._llm import LLMExtractor
 from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
 from ._server import EmbeddedServer
-from ._types import Bank, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
 
@@ -34,12 +39,13 @@ DSN_ENV = "HINDSIGHT_PG_DSN"
 RETAIN_GROUP_SIZE = 64
 
 
-def connect(dsn: str | None = None, *, embedder: Embedder | None = None) -> Client:
+def connect(dsn: str | None = None, *, embedder: Embedder | None = None, extractor: Extractor | None = None) -> Client:
     """Connect to a database that has the hindsight_pg extension and return a :class:`Client`.
 
     ``dsn`` is a libpq connection string or URI; without it, ``$HINDSIGHT_PG_DSN``;
     without that, the embedded server (started if needed, see
-    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2.
+    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2;
+    ``extractor`` (if given) replaces each bank's configured fact extractor.
 
     Raises :class:`ServerError` when the embedded server cannot start,
     :class:`ExtensionError` when the database lacks the extension, and
@@ -59,7 +65,7 @@ def connect(dsn: str | None = None, *, embedder: Embedder | None = None) -> Clie
             hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
         )
     register_vector(conn)
-    return Client(conn, embedder=embedder)
+    return Client(conn, embedder=embedder, extractor=extractor)
 
 
 @contextlib.contextmanager
@@ -82,6 +88,20 @@ def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
     return names
 
 
+def bank_extractor(config: Mapping[str, Any]) -> Extractor:
+    """The extractor a bank's config asks for: offline (default) or llm (docs/retain.md)."""
+    if config.get("extractor") == "llm":
+        return LLMExtractor(
+            base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),
+            api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"),
+        )  # fmt: skip
+    return OfflineExtractor(
+        agent_name=str(config.get("agent_name", "assistant")),
+        time_zone=str(config.get("time_zone", "UTC")),
+        hemisphere=str(config.get("hemisphere", "north")),
+    )
+
+
 def _utc(value: datetime | str | None, what: str) -> datetime | None:
     if value is None:
         return None
@@ -99,9 +119,15 @@ class Client:
     Not thread-safe (one psycopg connection); use one client per thread.
     """
 
-    def __init__(self, conn: psycopg.Connection[Any], embedder: Embedder | None = None) -> None:
+    def __init__(
+        self,
+        conn: psycopg.Connection[Any],
+        embedder: Embedder | None = None,
+        extractor: Extractor | None = None,
+    ) -> None:
         self.conn = conn
         self.embedder: Embedder = embedder or MiniLMEmbedder()
+        self.extractor = extractor
 
     def close(self) -> None:
         """Close the connection."""
@@ -176,10 +202,12 @@ class Client:
         tags: Sequence[str] = (),
         metadata: Mapping[str, Any] | None = None,
         entities: Sequence[str] = (),
+        speaker: str | None = None,
+        update_mode: str = "replace",
         create_bank: bool = False,
     ) -> RetainResult:
-        """Retain one piece of content; see :meth:`retain_batch`."""
-        item = MemoryItem(content, timestamp, context, document_id, tags, metadata, entities)
+        """Retain one piece of content; see :meth:`retain_batch` and :class:`MemoryItem`."""
+        item = MemoryItem(content, timestamp, context, document_id, tags, metadata, entities, speaker, update_mode)
         return self.retain_batch(bank_id, [item], create_bank=create_bank)
 
     def retain_batch(
@@ -193,17 +221,26 @@ class Client:
         """Retain many items in one transaction: all are stored, or none.
 
         Each item (a :class:`MemoryItem` or a mapping with its fields) is cleaned
-        (NUL bytes dropped, lone surrogates replaced by U+FFFD), split into
+        (NUL bytes dropped, lone surrogates replaced by U+FFFD) and split into
         chunks of at most 3,000 characters (paragraph, sentence, then word
-        boundaries), and each chunk becomes one ``world`` memory unit with its
-        MiniLM embedding, ``mentioned_at`` = the item's timestamp, and the
-        item's entities linked. ``progress(n)`` is called after every group of
-        items with the number just stored. With ``create_bank``, a missing bank
-        is created in the same transaction (so a failed retain leaves no bank).
+        boundaries). The bank's extractor (config ``extractor``: ``offline`` by
+        default, or ``llm``; or the client's own) turns each chunk into facts with
+        their dates, entities and fact type; facts repeated within the call (same
+        normalised text, or cosine similarity >= the bank's ``dedupe_similarity``)
+        are stored once. Each fact becomes a memory unit with its MiniLM
+        embedding; ``hindsight.retain`` then resolves entities and links the
+        units (docs/retain.md). For an existing ``document_id``, chunks whose
+        text did not change are not extracted again. ``progress(n)`` is called
+        after every group of items with the number just stored. With
+        ``create_bank``, a missing bank is created in the same transaction (so a
+        failed retain leaves no bank).
 
-        Raises :class:`BankNotFoundError` for an unknown bank and
+        Naive timestamps are UTC; aware ones are converted to UTC.
+
+        Raises :class:`BankNotFoundError` for an unknown bank,
         :class:`InvalidInputError` (naming the item) for blank or
-        punctuation-only content, a bad timestamp, or an all-zero embedding.
+        punctuation-only content, a bad timestamp or update mode, and
+        :class:`ExtractionError` when the LLM extractor fails.
         """
         prepared = [self._prepare(i, item) for i, item in enumerate(items)]
         if not prepared:
@@ -213,20 +250,24 @@ class Client:
         with _database_errors(), self.conn.transaction():
             if create_bank:
                 self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
-            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
+            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()  # unknown bank: HS404
+            config = row[0] if row else {}
+            extractor = self.extractor or bank_extractor(config)
+            dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
             for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
                 group = prepared[start : start + RETAIN_GROUP_SIZE]
-                self._embed_units(group)
+                self._extract_units(bank_id, group, extractor, dedupe)
                 rows = self.conn.execute(
                     "SELECT item_index, document_id, unit_id FROM hindsight.retain(bank_id => %s, items => %s::jsonb)",
-                    (bank_id, json.dumps(group)),
+                    (bank_id, json.dumps([item["payload"] for item in group])),
                 ).fetchall()
                 seen = set()
                 for _, document_id, unit_id in rows:
                     if document_id not in seen:
                         seen.add(document_id)
                         document_ids.append(document_id)
-                    unit_ids.append(unit_id)
+                    if unit_id is not None:
+                        unit_ids.append(unit_id)
                 if progress is not None:
                     progress(len(group))
         return RetainResult(bank_id, document_ids, unit_ids)
@@ -246,27 +287,113 @@ class Client:
                 f"{label}: content is blank or has only punctuation: {content[:40]!r}",
                 hint="Retain text that has at least one letter or digit.",
             )
-        timestamp = _utc(item.timestamp, label)
+        if item.update_mode not in ("replace", "append"):
+            raise InvalidInputError(f"{label}: update_mode must be replace or append, not {item.update_mode!r}")
+        timestamp = _utc(item.timestamp, label) or datetime.now(UTC)
         entities = [
             e for e in (text.clean_text(n).strip() for n in _names(item.entities, f"{label}: entities") or []) if e
         ]
-        chunks = chunking.chunk_text(content)
+        speaker = text.clean_text(item.speaker).strip() or None if item.speaker else None
         return {
-            "document_id": item.document_id,
-            "content": content,
-            "context": text.clean_text(item.context) if item.context else None,
-            "timestamp": timestamp.isoformat() if timestamp else None,
-            "tags": [text.clean_text(t) for t in _names(item.tags, f"{label}: tags") or []],
-            "metadata": dict(item.metadata or {}),
-            "chunks": chunks,
-            "units": [{"text": chunk, "chunk_index": i, "entities": entities} for i, chunk in enumerate(chunks)],
+            "entities": entities,
+            "speaker": speaker,
+            "timestamp": timestamp,
+            "payload": {
+                "document_id": item.document_id,
+                "update_mode": item.update_mode,
+                "content": content,
+                "context": text.clean_text(item.context) if item.context else None,
+                "timestamp": timestamp.isoformat(),
+                "tags": [text.clean_text(t) for t in _names(item.tags, f"{label}: tags") or []],
+                "metadata": dict(item.metadata or {}),
+                "chunks": chunking.chunk_text(content),
+            },
         }
 
-    def _embed_units(self, group: list[dict[str, Any]]) -> None:
-        units = [unit for item in group for unit in item["units"]]
-        vectors = self.embedder.embed([unit["text"] for unit in units], kind="passage")
-        for unit, vector in zip(units, vectors, strict=True):
-            unit["embedding"] = [float(x) for x in vector]
+    def _extract_units(
+        self, bank_id: str, group: list[dict[str, Any]], extractor: Extractor, dedupe: Deduplicator
+    ) -> None:
+        """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings."""
+        known = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
+        for item in group:
+            payload = item["payload"]
+            chunks: list[str] = payload["chunks"]
+            old = known.get(payload["document_id"], Counter())
+            fresh = []
+            for index, chunk in enumerate(chunks):
+                digest = hashlib.sha256(chunk.encode()).hexdigest()
+                if old[digest] > 0:  # unchanged: its memories stay (hindsight.retain keeps them)
+                    if payload["update_mode"] == "replace":
+                        old[digest] -= 1
+                    continue
+                fresh.append(index)
+            facts = extractor.extract(
+                [chunks[i] for i in fresh], timestamp=item["timestamp"], entities=item["entities"],
+                speaker=item["speaker"],
+            )  # fmt: skip
+            for fact in facts:
+                fact.chunk_index = fresh[fact.chunk_index]
+            item["facts"] = dedupe.by_text(facts)
+        units = [fact for item in group for fact in item["facts"]]
+        vectors = self.embedder.embed([fact.text for fact in units], kind="passage") if units else []
+        embedding = dict(zip(map(id, units), vectors, strict=True))
+        for item in group:
+            kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]])
+            position = {id(fact): n for n, fact in enumerate(kept)}
+            index_of = {n: id(fact) for n, fact in enumerate(item["facts"])}
+            item["payload"]["units"] = [
+                {
+                    "text": fact.text,
+                    "chunk_index": fact.chunk_index,
+                    "fact_type": fact.fact_type,
+                    "entities": fact.entities,
+                    "occurred_start": fact.occurred_start.isoformat() if fact.occurred_start else None,
+                    "occurred_end": fact.occurred_end.isoformat() if fact.occurred_end else None,
+                    "caused_by": [position[index_of[c]] for c in fact.caused_by
+                                  if c in index_of and index_of[c] in position],
+                    "embedding": [float(x) for x in embedding[id(fact)]],
+                }
+                for fact in kept
+            ]  # fmt: skip
+
+    def _chunk_hashes(self, bank_id: str, document_ids: list[str | None]) -> dict[str, Counter[str]]:
+        """SHA-256 of the chunks each existing document has, counted (a text may repeat)."""
+        wanted = [d for d in document_ids if d]
+        if not wanted:
+            return {}
+        rows = self.conn.execute(
+            "SELECT document_id, content_hash FROM hindsight.chunks WHERE bank_id = %s AND document_id = ANY (%s)",
+            (bank_id, wanted),
+        ).fetchall()
+        known: dict[str, Counter[str]] = {}
+        for document_id, digest in rows:
+            known.setdefault(document_id, Counter())[digest] += 1
+        return known
+
+    def delete_document(self, bank_id: str, document_id: str) -> bool:
+        """Delete a document: its chunks, memory units, their links and entity references, and entities
+        nothing mentions any more. Returns False when the bank has no such document.
+
+        Raises :class:`BankNotFoundError` for an unknown bank.
+        """
+        with _database_errors():
+            row = self.conn.execute("SELECT hindsight.delete_document(%s, %s)", (bank_id, document_id)).fetchone()
+        return bool(row and row[0])
+
+    def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
+        """The bank's entities, most mentioned first (then by name), at most ``limit``.
+
+        Raises :class:`BankNotFoundError` for an unknown bank.
+        """
+        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
+            cur.execute(
+                "SELECT entity_id AS id, canonical_name, mention_count, first_seen, last_seen, co_occurring"
+                " FROM hindsight.entity_stats WHERE bank_id = %s"
+                " ORDER BY mention_count DESC, canonical_name LIMIT %s",
+                (bank_id, limit),
+            )
+            return [Entity(**row) for row in cur.fetchall()]
 
     # -- recall --------------------------------------------------------------------
 

@@ -46,6 +46,10 @@ class ServerError(HindsightError):
     """The embedded PostgreSQL server could not be initialised, started or stopped."""
 
 
+class ExtractionError(HindsightError):
+    """Fact extraction failed (the LLM endpoint erred or answered off-schema); nothing was written."""
+
+
 class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
 

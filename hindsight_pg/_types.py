@@ -14,8 +14,12 @@ class MemoryItem:
     """One piece of content to retain (a message, a note, a document).
 
     ``timestamp`` is when it was said or written (naive datetimes are UTC; None
-    means now); ``entities`` are names the caller knows it mentions; retaining
-    an existing ``document_id`` again replaces that document.
+    means now); ``entities`` are names the caller knows it mentions; ``speaker``
+    is who wrote or said content that is not in "Name: ..." turns (the bank's
+    ``agent_name`` makes it the agent's own experience). Retaining an existing
+    ``document_id`` again updates that document: ``update_mode`` "replace"
+    (default) replaces its memories, "append" adds to them; chunks whose text
+    did not change keep their memories either way.
     """
 
     content: str
@@ -25,6 +29,8 @@ class MemoryItem:
     tags: Sequence[str] = ()
     metadata: Mapping[str, Any] | None = None
     entities: Sequence[str] = ()
+    speaker: str | None = None
+    update_mode: str = "replace"
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,19 @@ class Bank:
     config: dict[str, Any]
     created_at: datetime
     unit_count: int
+
+
+@dataclass(frozen=True)
+class Entity:
+    """An entity of a bank: its canonical name, how many memory units mention it, when it was first and
+    last mentioned, and the entities it occurs with most (name -> units), at most ten."""
+
+    id: UUID
+    canonical_name: str
+    mention_count: int
+    first_seen: datetime | None
+    last_seen: datetime | None
+    co_occurring: dict[str, int]
 
 
 @dataclass(frozen=True)

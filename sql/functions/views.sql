@@ -65,4 +65,27 @@ COMMENT ON VIEW hindsight.memory_timeline IS
     'Memory units per bank, calendar month (of occurred_start, else mentioned_at, else occurred_end; NULL when '
     'undated) and fact type.';
 
-GRANT SELECT ON hindsight.bank_stats, hindsight.entity_graph, hindsight.memory_timeline TO PUBLIC;
+CREATE OR REPLACE VIEW hindsight.entity_stats WITH (security_invoker = true) AS
+SELECT e.bank_id,
+       e.id AS entity_id,
+       e.canonical_name,
+       e.mention_count,
+       e.first_seen,
+       e.last_seen,
+       (SELECT count(*) FROM hindsight._entity_cooccurrences c
+        WHERE c.bank_id = e.bank_id AND c.entity_id = e.id) AS co_occurring_entities,
+       coalesce((SELECT json_object_agg(t.canonical_name, t.unit_count ORDER BY t.unit_count DESC, t.canonical_name)
+                 FROM (SELECT o.canonical_name, c.unit_count
+                       FROM hindsight._entity_cooccurrences c
+                       JOIN hindsight.entities o ON o.bank_id = c.bank_id AND o.id = c.other_entity_id
+                       WHERE c.bank_id = e.bank_id AND c.entity_id = e.id
+                       ORDER BY c.unit_count DESC, o.canonical_name
+                       LIMIT 10) t), '{}'::json) AS co_occurring
+FROM hindsight.entities e;
+COMMENT ON VIEW hindsight.entity_stats IS
+    'One row per entity of the banks the caller may read: canonical name, memory units that mention it '
+    '(mention_count), first and last mention, how many other entities it occurs with, and the ten it occurs '
+    'with most as a JSON object {name: units}, most first.';
+
+GRANT SELECT ON hindsight.bank_stats, hindsight.entity_graph, hindsight.memory_timeline, hindsight.entity_stats
+    TO PUBLIC;

@@ -88,38 +88,45 @@ def test_entities_merge_case_insensitively_across_retains(client, db):
 
 def test_long_content_is_chunked_into_several_units(client, db):
     client.create_bank("b")
-    paragraph = "The quarterly report covers revenue, hiring and the roadmap in detail. " * 20  # ~1,420 chars
-    content = "\n\n".join([paragraph.strip()] * 5)  # ~7,100 characters
-    result = client.retain("b", content)
+    paragraphs = [
+        " ".join(f"Section {p} line {n} describes revenue item {p * 100 + n} of the quarterly report." for n in range(18))
+        for p in range(5)
+    ]  # about 1,430 characters each
+    result = client.retain("b", "\n\n".join(paragraphs))
+    chunks = db.execute("SELECT chunk_index, length(chunk_text) FROM hindsight.chunks ORDER BY 1").fetchall()
+    assert [c[0] for c in chunks] == [0, 1, 2]  # 2 paragraphs per chunk, the last alone
+    assert all(length <= 3000 for _, length in chunks)
+    # every sentence is a fact of its own, inside the chunk it came from
     rows = db.execute(
-        "SELECT c.chunk_index, length(c.chunk_text), u.text = c.chunk_text FROM hindsight.chunks c"
-        " JOIN hindsight.memory_units u USING (bank_id, chunk_id) ORDER BY 1"
+        "SELECT c.chunk_index, strpos(c.chunk_text, u.text) > 0 FROM hindsight.memory_units u"
+        " JOIN hindsight.chunks c USING (bank_id, chunk_id)"
     ).fetchall()
-    assert [r[0] for r in rows] == [0, 1, 2]  # 2 paragraphs (2,842 + 2) per chunk, the last alone
-    assert all(length <= 3000 and same for _, length, same in rows)
-    assert len(result.unit_ids) == 3
+    assert len(rows) == len(result.unit_ids) == 90
+    assert all(inside for _, inside in rows)
+    assert sorted({r[0] for r in rows}) == [0, 1, 2]
 
 
 def test_retaining_a_document_again_replaces_it(client, db):
     client.create_bank("b")
-    client.retain("b", "Version one of the plan.", document_id="plan")
-    client.retain("b", "Version two of the plan.\n\n" + "More detail. " * 300, document_id="plan")
+    client.retain("b", "Version one of the plan was approved.", document_id="plan")
+    client.retain("b", "Version two of the plan was approved.\n\n" + "Kim reviewed the budget. " * 150,
+                  document_id="plan")  # fmt: skip
     docs, chunks, units, _, _ = counts(db, "b")
-    # the 24-character first paragraph stays alone; the 3,899-character second one
-    # splits on sentences into 2,999 + 909 characters
-    assert (docs, chunks, units) == (1, 3, 3)
+    # the first paragraph stays alone; the 3,750-character second one splits on
+    # sentences; the repeated sentence is one fact
+    assert (docs, chunks, units) == (1, 3, 2)
     texts = [r[0] for r in db.execute("SELECT text FROM hindsight.memory_units ORDER BY chunk_id").fetchall()]
-    assert texts[0] == "Version two of the plan."
+    assert texts == ["Version two of the plan was approved.", "Kim reviewed the budget."]
 
 
 def test_nul_bytes_and_lone_surrogates_are_cleaned_and_found(client):
     client.create_bank("b")
     client.retain("b", "The vault code is\x00 orange\x00 falcon.")
-    client.retain("b", "Broken text \ud800 about the zebra migration.")
+    client.retain("b", "Broken text \ud800 talks about the zebra migration.")
     hit = client.recall("b", "vault code orange").results[0]
     assert hit.text == "The vault code is orange falcon."
     hit = client.recall("b", "zebra migration").results[0]
-    assert hit.text == "Broken text \ufffd about the zebra migration."
+    assert hit.text == "Broken text \ufffd talks about the zebra migration."
 
 
 @pytest.mark.parametrize("content", ["", "   \n", "...", "?! -- !?"])
@@ -219,8 +226,8 @@ def test_failed_batch_leaves_the_bank_as_it_was(db, embedder):
 
 
 def test_retain_batch_reports_progress_and_returns_every_unit(client, db):
-    client.create_bank("b")
-    items = [{"content": f"Note {i} about the garden.", "document_id": f"n{i}"} for i in range(70)]
+    client.create_bank("b", config={"dedupe_similarity": 1.0})  # near-identical notes stay apart
+    items = [{"content": f"Note {i} is about the garden.", "document_id": f"n{i}"} for i in range(70)]
     seen = []
     result = client.retain_batch("b", items, progress=seen.append)
     assert seen == [64, 6]

@@ -1,0 +1,241 @@
+"""Fact extraction with a language model over any OpenAI-compatible chat-completions endpoint.
+
+The model gets one chunk at a time with the date it was said, and answers with
+JSON that follows :data:`FACTS_SCHEMA` (``response_format`` of type
+``json_schema``, temperature 0.1). A response cut off by the token limit
+(``finish_reason == "length"``) is retried on the two halves of the chunk.
+The API key is read from the environment variable the bank's
+``llm_api_key_env`` names (default ``OPENAI_API_KEY``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from datetime import UTC, datetime
+from typing import Any
+
+from hindsight_pl import chunking
+
+from ._errors import ExtractionError
+from ._extract import Fact, is_fact
+
+FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",
+               "entities", "causal_relations"]  # fmt: skip
+
+FACTS_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["facts"],
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "additionalProperties": False,
+                "required": FACT_FIELDS,
+                "properties": {
+                    "what": {"type": "string"},
+                    "when": {"type": ["string", "null"]},
+                    "where": {"type": ["string", "null"]},
+                    "who": {"type": ["string", "null"]},
+                    "why": {"type": ["string", "null"]},
+                    "fact_kind": {"type": "string", "enum": ["event", "conversation"]},
+                    "fact_type": {"type": "string", "enum": ["world", "assistant"]},
+                    "occurred_start": {"type": ["string", "null"]},
+                    "occurred_end": {"type": ["string", "null"]},
+                    "entities": {"type": "array", "items": {"type": "string"}},
+                    "causal_relations": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "additionalProperties": False,
+                            "required": ["target_index", "type"],
+                            "properties": {
+                                "target_index": {"type": "integer"},
+                                "type": {"type": "string", "enum": ["caused_by"]},
+                            },
+                        },
+                    },
+                },
+            },
+        }
+    },
+}
+
+SYSTEM_PROMPT = """\
+You turn a piece of conversation or text into the facts worth remembering about it, for an AI \
+assistant's long-term memory.
+
+Rules:
+- One fact per thing that happened, was said, decided, felt or planned. Each fact stands on its own: \
+name people instead of "he" or "she", and keep numbers, names and places exactly.
+- Skip greetings, thanks, filler and anything with no content.
+- Write every fact in the language of the input.
+- "what": the fact in one sentence. "when": the time it is about, in words, or null. "where": the \
+place, or null. "who": the people involved, comma-separated, or null. "why": the reason or purpose \
+if one is stated, or null.
+- "fact_kind": "event" for something that happened or will happen at a time; "conversation" for \
+what was said, thought or felt without a time of its own.
+- "fact_type": "assistant" when the assistant itself did or said it, else "world".
+- "occurred_start" / "occurred_end": for an event, the ISO 8601 dates (YYYY-MM-DD) of its first and \
+last day. Resolve relative times ("yesterday", "last week", "next month") against the date the \
+text was said. null for a conversation fact or when no time is given.
+- "entities": the proper names in the fact (people, places, organisations, products, titles).
+- "causal_relations": for a fact caused by an earlier fact of your list, \
+{"target_index": that fact's 0-based index, "type": "caused_by"}; otherwise [].
+Answer with JSON only."""
+
+
+def fact_text(fact: dict[str, Any]) -> str:
+    """The stored text of an extracted fact: what, then " | When: ...", " | Involving: ...", " | why"."""
+    parts = [str(fact.get("what") or "").strip()]
+    if fact.get("when"):
+        parts.append(f"When: {str(fact['when']).strip()}")
+    if fact.get("who"):
+        parts.append(f"Involving: {str(fact['who']).strip()}")
+    if fact.get("why"):
+        parts.append(str(fact["why"]).strip())
+    return " | ".join(p for p in parts if p)
+
+
+class LLMExtractor:
+    """Extraction by a chat model behind an OpenAI-compatible API.
+
+    ``base_url`` like ``https://api.openai.com/v1``; ``api_key_env`` names the
+    environment variable holding the key (an empty key is sent when it is unset,
+    which local servers accept). Raises :class:`ExtractionError` when the endpoint
+    fails or answers with anything but the schema.
+    """
+
+    def __init__(
+        self,
+        *,
+        base_url: str,
+        model: str,
+        api_key_env: str = "OPENAI_API_KEY",
+        max_tokens: int = 4096,
+        timeout: float = 120.0,
+        max_splits: int = 3,
+    ) -> None:
+        import openai  # imported only when a bank uses this extractor
+
+        self.model = model
+        self.max_tokens = max_tokens
+        self.max_splits = max_splits
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=os.environ.get(api_key_env) or "none", timeout=timeout, max_retries=2
+        )
+        self._api_error: type[Exception] = openai.OpenAIError
+
+    def extract(
+        self,
+        chunks: Sequence[str],
+        *,
+        timestamp: datetime,
+        entities: Sequence[str] = (),
+        speaker: str | None = None,
+    ) -> list[Fact]:
+        facts: list[Fact] = []
+        for index, chunk in enumerate(chunks):
+            raws = self._chunk_facts(chunk, timestamp, speaker, self.max_splits)
+            made = [self._fact(raw, index, entities) for raw in raws]
+            position: dict[int, int] = {}  # the model's index -> index among the item's facts
+            for raw_index, fact in enumerate(made):
+                if fact is not None:
+                    position[raw_index] = len(facts) + len(position)
+            for raw_index, fact in enumerate(made):
+                if fact is not None:
+                    fact.caused_by = [position[t] for t in fact.caused_by if t in position and t != raw_index]
+                    facts.append(fact)
+        return facts
+
+    def _chunk_facts(self, chunk: str, timestamp: datetime, speaker: str | None, splits: int) -> list[dict[str, Any]]:
+        said = timestamp.astimezone(UTC).strftime("%Y-%m-%d (%A)")
+        user = f"Said on: {said}\n" + (f"Narrator: {speaker}\n" if speaker else "") + f"\n{chunk}"
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model,
+                messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}],
+                temperature=0.1,
+                max_tokens=self.max_tokens,
+                response_format={"type": "json_schema", "json_schema": {"name": "facts", "strict": True,
+                                                                        "schema": FACTS_SCHEMA}},
+            )  # fmt: skip
+        except self._api_error as exc:
+            raise ExtractionError(f"fact extraction by {self.model} failed: {exc}") from exc
+        choice = response.choices[0]
+        if choice.finish_reason == "length":
+            halves = _halves(chunk)
+            if splits <= 0 or len(halves) < 2:
+                raise ExtractionError(
+                    f"the extraction of a {len(chunk)}-character chunk overflowed {self.max_tokens} tokens",
+                    hint="Retain shorter content, or raise the model's output limit.",
+                )
+            first = self._chunk_facts(halves[0], timestamp, speaker, splits - 1)
+            second = self._chunk_facts(halves[1], timestamp, speaker, splits - 1)
+            for fact in second:  # causal indexes of the second half count after the first half
+                for relation in fact.get("causal_relations") or []:
+                    relation["target_index"] = int(relation.get("target_index", -1)) + len(first)
+            return first + second
+        try:
+            document = json.loads(choice.message.content or "")
+            facts = document["facts"]
+            if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
+                raise TypeError("facts is not a list of objects")
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ExtractionError(
+                f"{self.model} answered without the facts schema: {exc}: {(choice.message.content or '')[:200]!r}"
+            ) from None
+        return facts
+
+    def _fact(self, raw: dict[str, Any], index: int, entities: Sequence[str]) -> Fact | None:
+        stored = fact_text(raw)
+        if not is_fact(stored):
+            return None
+        names: dict[str, str] = {}
+        for name in [*entities, *(str(e) for e in raw.get("entities") or [])]:
+            if name.strip():
+                names.setdefault(name.strip().lower(), name.strip())
+        fact = Fact(
+            text=stored,
+            chunk_index=index,
+            fact_type="experience" if raw.get("fact_type") == "assistant" else "world",
+            entities=list(names.values()),
+            caused_by=[  # the model's indexes; extract() maps them to the item's facts
+                int(r["target_index"])
+                for r in raw.get("causal_relations") or []
+                if isinstance(r, dict) and r.get("type") == "caused_by" and isinstance(r.get("target_index"), int)
+            ],
+        )
+        if raw.get("fact_kind") == "event":
+            fact.occurred_start = _date(raw.get("occurred_start"), end=False)
+            fact.occurred_end = _date(raw.get("occurred_end"), end=True) or (
+                _date(raw.get("occurred_start"), end=True) if fact.occurred_start else None
+            )
+            if fact.occurred_start and fact.occurred_end and fact.occurred_end < fact.occurred_start:
+                fact.occurred_start, fact.occurred_end = None, None
+        return fact
+
+
+def _date(value: Any, *, end: bool) -> datetime | None:
+    """An ISO date or date-time as an aware UTC datetime (a bare date: its first or last instant)."""
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        parsed = datetime.fromisoformat(value.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    if len(value.strip()) == 10 and end:
+        parsed = parsed.replace(hour=23, minute=59, second=59, microsecond=999999)
+    return parsed.replace(tzinfo=UTC) if parsed.tzinfo is None else parsed.astimezone(UTC)
+
+
+def _halves(chunk: str) -> list[str]:
+    """A chunk cut in two near its middle, at a paragraph, sentence or word boundary."""
+    pieces = chunking.chunk_text(chunk, max_chars=max(1, len(chunk) // 2 + len(chunk) // 10))
+    if len(pieces) < 2:
+        return pieces
+    middle = len(pieces) // 2
+    return [" ".join(pieces[:middle]), " ".join(pieces[middle:])]
