@@ -36,6 +36,7 @@ _QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,60})[\"”]|[「《『]([^」》�
 _NOT_NAMES = frozenset(
     """
     i i'm i'll i've i'd me my mine we us our you your yours he him his she her hers it its they them their
+    everyone everybody someone somebody nobody anyone anybody nothing something everything people
     the a an this that these those there here what when where why how who whom whose which if then than
     but and or so also just now well oh hey hi hello bye goodbye thanks thank wow yes no yeah yep nope sure
     ok okay great good nice awesome cool sorry please maybe actually anyway congrats congratulations
@@ -74,6 +75,7 @@ _AUXILIARIES = frozenset(
 _VERBS = frozenset(
     """
     accept add admire agree allow answer appear apply arrive ask attend avoid bake be bear beat become begin
+    deploy hire launch merge migrate release review ship sign test
     believe belong bet bike bite blow book borrow bother break breathe bring build burn buy call camp care carry
     catch celebrate change chat check choose clean climb close coach collect come compete cook cost count cover
     create cry cut dance date deal decide design die dig dine discover do donate draw dream dress drink drive
@@ -117,7 +119,6 @@ _EXPLICIT_PAST = re.compile(
     re.IGNORECASE,
 )
 _NOT_PAST_ED = frozenset("need feed red bed seed speed indeed hundred breed shed weed".split())
-_ENGLISH_HINTS = frozenset("the a an i you is are was to and of my it".split())
 
 
 @dataclass
@@ -167,10 +168,10 @@ def normalise(candidate: str) -> str:
 def has_verb(sentence: str) -> bool:
     """Whether a sentence reads as a clause rather than a fragment.
 
-    English (recognised by a few function words or a known verb) needs an
-    auxiliary, a common verb in any inflection, an irregular past, or a word in
-    -ed/-ing; other languages pass with three words or more, Chinese and Japanese
-    with four characters or more (no rule here can tell their verbs apart).
+    A clause has an auxiliary, a common English verb in any inflection, an
+    irregular past, a word in -ed/-ing, or more than four words (a verb the
+    lists lack, or another language); Chinese and Japanese need four characters
+    or more (no rule here can tell their verbs apart).
     """
     if temporal_zh.has_cjk(sentence):
         return sum(1 for ch in sentence if temporal_zh.has_cjk(ch)) >= 4
@@ -182,9 +183,9 @@ def has_verb(sentence: str) -> bool:
             return True
         if len(word) > 4 and word not in _NOT_VERBS_ING and (word.endswith("ed") or word.endswith("ing")):
             return True
-    if set(words) & _ENGLISH_HINTS:
-        return False
-    return len(words) >= 3
+    # no verb this list knows: a short line is a fragment ("Happy new year everyone!"); a
+    # longer one has a verb the list lacks ("Atlas ships the new API in May.")
+    return len(words) > 4
 
 
 @lru_cache(maxsize=4096)
@@ -269,7 +270,7 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
             # a sentence's first word is capitalised anyway: a verb or an adjective there
             # ("Clickable Falcon") is not part of the name that follows
             first = words[0].lower()
-            if len(words) == 1:
+            if len(words) == 1 and not _subject_of_verb(name, passage):
                 continue
             if first not in inner_words and first not in _NAME_HEADS and first not in known_lower and (
                 _base_verb(first) or first.endswith(_ADJECTIVE_ENDINGS)
@@ -289,6 +290,17 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
             continue  # "Hobbit" inside the quoted "The Hobbit"
         unique.setdefault(name.lower(), name)
     return list(unique.values())
+
+
+def _subject_of_verb(word: str, passage: str) -> bool:
+    """Whether ``word`` opens a sentence of ``passage`` as the subject of a verb ("Ada flew to Rome")."""
+    for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)}\s+([^\W\d_]+(?:['’][a-z]+)?)", passage):
+        following = match.group(1).lower().replace("’", "'")
+        if following in _AUXILIARIES or following in _IRREGULAR_PAST or _base_verb(following):
+            return True
+        if following.endswith("ed") and len(following) > 4 and following not in _NOT_PAST_ED:
+            return True
+    return False
 
 
 def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:

@@ -591,15 +591,16 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    found bool;
+    deleted bool;
 BEGIN
     PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
-    DELETE FROM hindsight.documents d WHERE d.bank_id = delete_document.bank_id AND d.document_id = delete_document.document_id;
-    found := FOUND;
-    IF found THEN
+    DELETE FROM hindsight.documents d
+    WHERE d.bank_id = delete_document.bank_id AND d.document_id = delete_document.document_id;
+    deleted := FOUND;
+    IF deleted THEN
         PERFORM hindsight._delete_orphan_entities(bank_id);
     END IF;
-    RETURN found;
+    RETURN deleted;
 END
 $$;
 COMMENT ON FUNCTION hindsight.delete_document(text, text) IS

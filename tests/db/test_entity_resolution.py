@@ -1,0 +1,128 @@
+"""Entity resolution inside hindsight.retain: exact names, scored merges, guards, hubs, concurrency."""
+
+from __future__ import annotations
+
+import threading
+
+import psycopg
+import pytest
+from _helpers import NO_LINKS, bank, put, vec
+
+DAY = "2024-05-01T10:00:00Z"
+
+
+def entities(db, bank_id):
+    """{canonical name: mention_count} of a bank."""
+    rows = db.execute("SELECT canonical_name, mention_count FROM hindsight.entities WHERE bank_id = %s", (bank_id,))
+    return dict(rows.fetchall())
+
+
+def fact(text, names, at=DAY, axis=0):
+    return {"text": text, "embedding": vec(**{f"d{axis}": 1}), "entities": names, "mentioned_at": at}
+
+
+def test_an_exact_name_in_any_case_reuses_its_entity(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Alice came.", ["Alice"]), fact("alice left.", ["alice"]), fact("ALICE slept.", [" ALICE "])])
+    assert entities(db, "r") == {"Alice": 3}
+
+
+def test_a_similar_name_merges_when_its_companions_co_occur(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Katherine runs Acme Labs.", ["Katherine", "Acme Labs"])])
+    # similarity 0.538: 0.5 * 0.538 + 0.3 * 1 (Acme Labs co-occurs) + 0.2 * 1 (same day) = 0.77 > 0.6
+    put(db, "r", [fact("Katharine published a paper at Acme Labs.", ["Katharine", "Acme Labs"], axis=1)])
+    assert entities(db, "r") == {"Katherine": 2, "Acme Labs": 2}
+
+
+def test_name_similarity_and_recency_alone_do_not_merge(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Katherine runs Acme Labs.", ["Katherine", "Acme Labs"])])
+    # 0.5 * 0.538 + 0 + 0.2 = 0.47: a different person until something ties them
+    put(db, "r", [fact("Katharine went home.", ["Katharine"], axis=1)])
+    assert entities(db, "r") == {"Katherine": 1, "Acme Labs": 1, "Katharine": 1}
+
+
+def test_recency_counts_only_within_a_week(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Katherine runs Acme Labs.", ["Katherine", "Acme Labs"], at="2024-05-01T10:00Z")])
+    # ten days later: 0.269 + 0.3 + 0 = 0.57
+    put(db, "r", [fact("Katharine joined Acme Labs.", ["Katharine", "Acme Labs"], at="2024-05-11T10:00Z", axis=1)])
+    assert set(entities(db, "r")) == {"Katherine", "Acme Labs", "Katharine"}
+
+
+def test_an_entity_linked_to_most_of_the_bank_gives_no_co_occurrence_credit(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Katherine asked the user.", ["Katherine", "user"]),
+                  fact("The user slept.", ["user"], axis=2), fact("The user ate.", ["user"], axis=3)])  # fmt: skip
+    put(db, "r", [fact("Katharine called the user.", ["Katharine", "user"], axis=1)])
+    assert entities(db, "r") == {"Katherine": 1, "user": 4, "Katharine": 1}
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [("Room 101", "Room 102"), ("UA123", "UA124"), ("2023 Tax Return", "2024 Tax Return")],
+)
+def test_names_with_different_numbers_never_merge(db, old, new):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact(f"{old} is booked.", [old, "Hotel Astoria"])])
+    # name similarity 0.5-0.78, co-occurrence 1, same day: over 0.6 without the guard
+    put(db, "r", [fact(f"{new} is booked.", [new, "Hotel Astoria"], axis=1)])
+    assert entities(db, "r") == {old: 1, new: 1, "Hotel Astoria": 2}
+
+
+def test_a_short_name_inside_a_longer_one_is_not_the_same_name(db):
+    compatible = "SELECT hindsight._entity_names_compatible(%s, %s)"
+    assert db.execute(compatible, ("Uno", "Bruno")).fetchone()[0] is False
+    assert db.execute(compatible, ("Bruno", "uno")).fetchone()[0] is False
+    assert db.execute(compatible, ("Atlas", "Project Atlas")).fetchone()[0] is True  # whole words
+    assert db.execute(compatible, ("Room 101", "room  101")).fetchone()[0] is True
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Bruno plays at the Blue Note.", ["Bruno", "Blue Note"])])
+    put(db, "r", [fact("Uno plays at the Blue Note.", ["Uno", "Blue Note"], axis=1)])
+    assert entities(db, "r") == {"Bruno": 1, "Uno": 1, "Blue Note": 2}
+
+
+def test_first_and_last_seen_and_co_occurrence_counts(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Alice met Bob.", ["Alice", "Bob"], at="2024-01-05T00:00Z"),
+                  fact("Alice and Bob shipped.", ["Alice", "Bob"], at="2024-03-01T00:00Z", axis=1),
+                  fact("Alice called Carol.", ["Alice", "Carol"], at="2024-02-01T00:00Z", axis=2)])  # fmt: skip
+    rows = db.execute(
+        "SELECT canonical_name, mention_count, first_seen::date::text, last_seen::date::text, co_occurring_entities,"
+        " co_occurring::text FROM hindsight.entity_stats WHERE bank_id = 'r' ORDER BY mention_count DESC, 1"
+    ).fetchall()
+    assert rows == [
+        ("Alice", 3, "2024-01-05", "2024-03-01", 2, '{ "Bob" : 2, "Carol" : 1 }'),
+        ("Bob", 2, "2024-01-05", "2024-03-01", 1, '{ "Alice" : 2 }'),
+        ("Carol", 1, "2024-02-01", "2024-02-01", 1, '{ "Alice" : 1 }'),
+    ]
+
+
+def test_two_retains_at_once_with_the_same_new_name_make_one_entity(db):
+    bank(db, "r", **NO_LINKS)
+    info = db.info
+    other = psycopg.connect(host=info.host, port=info.port, user=info.user, dbname=info.dbname, autocommit=True)
+    try:
+        db.execute("BEGIN")
+        first = put(db, "r", [fact("Zephyr Labs hired Ann.", ["Zephyr Labs"])])
+        result: list[object] = []
+
+        def second_retain() -> None:
+            try:
+                result.extend(put(other, "r", [fact("Zephyr Labs moved offices.", ["Zephyr Labs"], axis=1)]))
+            except Exception as exc:  # the assertion below shows it
+                result.append(exc)
+
+        worker = threading.Thread(target=second_retain)
+        worker.start()
+        worker.join(timeout=1.0)
+        assert worker.is_alive()  # waiting on the first transaction's new name
+        db.execute("COMMIT")
+        worker.join(timeout=30)
+        assert len(result) == 1 and isinstance(result[0], str), result
+    finally:
+        other.close()
+    assert entities(db, "r") == {"Zephyr Labs": 2}
+    linked = db.execute("SELECT count(DISTINCT entity_id) FROM hindsight.unit_entities WHERE bank_id = 'r'").fetchone()
+    assert linked[0] == 1 and first
