@@ -322,7 +322,7 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:
             else:
                 break
         words = [t[0] for t in tokens[start:j]]
-        initial = start == 0
+        initial = start == 0 and not _POSSESSIVE.search(words[-1])  # "Tom's ..." names its owner
         while words and _plain(words[0]) in _NOT_NAMES:
             words.pop(0)
             initial = False if words else initial

@@ -211,11 +211,11 @@ class ZeroOn:
 
 
 def test_failed_batch_leaves_the_bank_as_it_was(db, embedder):
-    client = Client(db, embedder=ZeroOn(embedder, "Item number 69."))
+    client = Client(db, embedder=ZeroOn(embedder, "Item number 69 was filed."))
     client.create_bank("b")
     client.retain("b", "Kept from before.", entities=["Alice"])
     before = counts(db, "b")
-    items = [MemoryItem(f"Item number {i}.", entities=["Alice", f"Person {i}"]) for i in range(70)]
+    items = [MemoryItem(f"Item number {i} was filed.", entities=["Alice", f"Person {i}"]) for i in range(70)]
     seen = []
     with pytest.raises(InvalidInputError, match="item 5, unit 0: embedding is all zeros"):
         client.retain_batch("b", items, progress=seen.append)

@@ -1,0 +1,154 @@
+"""The LLM extractor's real client (openai) against a small local server of the chat-completions protocol.
+
+The server answers with responses written in the shape an OpenAI-compatible
+endpoint returns (tests/data/llm_responses.json), chosen by a marker in the
+chunk; it records every request so the tests can check what the client sent.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from hindsight_pg import ExtractionError, InvalidInputError
+from hindsight_pg._llm import FACTS_SCHEMA, SYSTEM_PROMPT
+
+RESPONSES = json.loads((Path(__file__).parent.parent / "data" / "llm_responses.json").read_text())
+
+
+class ChatServer(ThreadingHTTPServer):
+    requests: list[dict[str, Any]]
+
+
+class ChatHandler(BaseHTTPRequestHandler):
+    server: ChatServer
+
+    def log_message(self, *args: object) -> None:  # keep pytest output clean
+        pass
+
+    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        user = body["messages"][-1]["content"]
+        answer = next((a for marker, a in RESPONSES.items() if marker in user or (
+            isinstance(a, dict) and any(h["marker"] in user for h in a.get("halves", ())))), None)
+        if answer is None or answer == "error":
+            self.send_response(500)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"error": {"message": "the model is overloaded", "type": "server_error"}}')
+            return
+        if isinstance(answer, dict) and "halves" in answer:  # overflow on the whole chunk, facts for each half
+            present = [h for h in answer["halves"] if h["marker"] in user]
+            if len(present) == 1:
+                content, finish = json.dumps({"facts": present[0]["facts"]}), "stop"
+            else:
+                content, finish = '{"facts": [{"what": "Part one', "length"
+        elif isinstance(answer, str):
+            content, finish = answer, "stop"
+        else:
+            content, finish = json.dumps(answer), "stop"
+        reply = {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": 1717977600, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": finish,
+                         "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 200, "completion_tokens": 120, "total_tokens": 320},
+        }  # fmt: skip
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+
+@pytest.fixture
+def chat_server() -> Iterator[ChatServer]:
+    server = ChatServer(("127.0.0.1", 0), ChatHandler)
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def llm_bank(client, chat_server, monkeypatch):
+    monkeypatch.setenv("HINDSIGHT_TEST_LLM_KEY", "sk-test-123")
+    client.create_bank("l", config={
+        "extractor": "llm", "llm_base_url": f"http://127.0.0.1:{chat_server.server_port}/v1",
+        "llm_model": "facts-model", "llm_api_key_env": "HINDSIGHT_TEST_LLM_KEY"})  # fmt: skip
+    return "l"
+
+
+def stored(db):
+    return db.execute(
+        "SELECT text, fact_type, occurred_start, occurred_end, ARRAY(SELECT e.canonical_name FROM"
+        " hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id"
+        " WHERE ue.unit_id = u.id ORDER BY 1) FROM hindsight.memory_units u ORDER BY text"
+    ).fetchall()
+
+
+def test_llm_facts_are_stored_with_when_who_why_dates_types_and_causes(client, db, chat_server, llm_bank):
+    content = "Ana: I moved to Lyon last spring for a new job at Sanofi. #lyon\nAssistant: I booked your flight."
+    result = client.retain(llm_bank, content, timestamp="2024-06-10T12:00:00Z")
+    assert len(result.unit_ids) == 2
+    assert stored(db) == [
+        ("Ana moved to Lyon | When: last spring | Involving: Ana | for a new job at Sanofi", "world",
+         datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 5, 31, 23, 59, 59, 999999, tzinfo=UTC),
+         ["Ana", "Lyon", "Sanofi"]),
+        ("The assistant booked Ana's flight to Lyon | When: next Friday | Involving: Ana", "experience",
+         datetime(2024, 6, 14, tzinfo=UTC), datetime(2024, 6, 14, 23, 59, 59, 999999, tzinfo=UTC), ["Ana", "Lyon"]),
+    ]  # fmt: skip
+    links = db.execute(
+        "SELECT a.text LIKE 'The assistant%%', b.text LIKE 'Ana moved%%', l.link_type, l.weight"
+        " FROM hindsight.memory_links l JOIN hindsight.memory_units a ON a.id = l.from_unit_id"
+        " JOIN hindsight.memory_units b ON b.id = l.to_unit_id WHERE l.link_type IN ('caused_by', 'causes')"
+        " ORDER BY l.link_type"
+    ).fetchall()
+    assert links == [(False, False, "caused_by", 1.0), (True, True, "causes", 1.0)] or links == [
+        (True, True, "caused_by", 1.0), (False, False, "causes", 1.0)]  # fmt: skip
+    (request,) = chat_server.requests
+    assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer sk-test-123"
+    body = request["body"]
+    assert body["model"] == "facts-model" and body["temperature"] == 0.1
+    assert body["response_format"] == {"type": "json_schema",
+                                       "json_schema": {"name": "facts", "strict": True, "schema": FACTS_SCHEMA}}  # fmt: skip
+    assert body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
+    assert body["messages"][1]["content"].startswith("Said on: 2024-06-10 (Monday)\n\nAna: I moved to Lyon")
+
+
+def test_an_overflowing_answer_is_retried_on_the_two_halves(client, db, chat_server, llm_bank):
+    first = " ".join(f"Part one sentence {i} mentions #first and says little." for i in range(12))
+    second = " ".join(f"Part two sentence {i} mentions #second and says little." for i in range(12))
+    client.retain(llm_bank, f"{first}\n\n{second}")
+    assert len(chat_server.requests) == 3  # the whole chunk, then each half
+    assert [row[0] for row in stored(db)] == ["The first half has a fact", "The second half has a fact"]
+
+
+def test_a_failing_endpoint_raises_and_writes_nothing(client, db, chat_server, llm_bank):
+    with pytest.raises(ExtractionError, match="fact extraction by facts-model failed"):
+        client.retain_batch(llm_bank, [{"content": "Ana: I moved to Lyon. #lyon"}, {"content": "Bo: #broken"}])
+    assert stored(db) == []
+    assert db.execute("SELECT count(*) FROM hindsight.documents").fetchone() == (0,)
+
+
+def test_an_answer_off_the_schema_raises(client, db, chat_server, llm_bank):
+    with pytest.raises(ExtractionError, match="answered without the facts schema"):
+        client.retain(llm_bank, "Bo: this answer is #prose")
+
+
+def test_the_llm_extractor_needs_a_url_and_a_model(client):
+    with pytest.raises(InvalidInputError, match="extractor llm needs llm_base_url and llm_model"):
+        client.create_bank("x", config={"extractor": "llm"})
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="extractor must be offline or llm"):
+        client.conn.execute("SELECT hindsight.create_bank('y', config => '{\"extractor\": \"gpt\"}')")

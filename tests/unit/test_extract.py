@@ -1,0 +1,152 @@
+"""The offline extractor's rules and the within-call deduplication."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import numpy as np
+import pytest
+
+from hindsight_pg._dedupe import Deduplicator
+from hindsight_pg._extract import (
+    Fact,
+    OfflineExtractor,
+    find_names,
+    group_sentences,
+    has_verb,
+    normalise,
+    split_sentences,
+)
+from hindsight_pg._llm import _date, _halves, fact_text
+
+SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "expected"),
+    [
+        ("Hey Mel!", False),
+        ("Wow, so cool.", False),
+        ("Happy new year everyone!", False),
+        ("I went home.", True),
+        ("She's here.", True),
+        ("We bought a boat.", True),
+        ("Ada flies tomorrow.", True),
+        ("It was raining.", True),
+        ("Project Atlas ships the new search API in the autumn.", True),  # unknown verb, long enough
+        ("我上个月搬到了柏林。", True),
+        ("好的", False),
+    ],
+)
+def test_has_verb(sentence, expected):
+    assert has_verb(sentence) is expected
+
+
+def test_fragments_join_a_clause_and_linked_sentences_stay_together():
+    sentences = ["Hey Mel!", "I went to the support group.", "It was powerful.", "Dogs run.", "Cats sleep.",
+                 "Birds sing.", "Fish swim."]  # fmt: skip
+    assert group_sentences(sentences) == [
+        "Hey Mel! I went to the support group. It was powerful.", "Dogs run.", "Cats sleep.", "Birds sing.",
+        "Fish swim."]  # fmt: skip
+    # a turn of up to three clauses is one fact; a turn of fragments is none
+    assert group_sentences(["Hi!", "I left.", "We won.", "They lost."], whole=True) == [
+        "Hi! I left. We won. They lost."]  # fmt: skip
+    assert group_sentences(["Thanks!", "Wow."], whole=True) == []
+
+
+def test_sentences_split_with_abbreviations_and_in_chinese():
+    assert split_sentences("Dr. Smith came at 5 p.m. and left. We stayed.") == [
+        "Dr. Smith came at 5 p.m. and left.", "We stayed."]  # fmt: skip
+    assert split_sentences("我去了北京。天气很好！") == ["我去了北京。", "天气很好！"]
+
+
+@pytest.mark.parametrize(
+    ("passage", "known", "names"),
+    [
+        ("I moved to Berlin last March.", (), ["Berlin"]),
+        ("Yesterday Caroline went to the Pride parade.", (), ["Caroline", "Pride"]),
+        ("Ada flew to Rome on Monday.", (), ["Ada", "Rome"]),
+        ("Roadmap draft is up.", (), []),  # a sentence's first word alone is not a name
+        ("Melanie said hi. Melanie left.", (), ["Melanie"]),
+        ("Great news from Tom.", (), ["Tom"]),
+        ("Tom's Apple Pay integration is done.", (), ["Tom", "Apple Pay"]),
+        ("Clickable Falcon prototype is done.", (), ["Falcon"]),
+        ("Project Atlas ships soon.", (), ["Project Atlas"]),
+        ("She works at the Bank of America in New York.", (), ["Bank of America", "New York"]),
+        ('She loves "The Hobbit" and 《三体》.', (), ["The Hobbit", "三体"]),
+        ("Mel came by.", ("Mel",), ["Mel"]),
+        ("I saw Anna on Saturdays in January.", (), ["Anna"]),
+    ],
+)
+def test_find_names(passage, known, names):
+    assert find_names(passage, known) == names
+
+
+def test_offline_extractor_turns_dates_entities_and_types():
+    extractor = OfflineExtractor(agent_name="Assistant")
+    facts = extractor.extract(
+        ["Caroline: I moved to Berlin last March.\nassistant: I noted it.\nCaroline: Thanks!"],
+        timestamp=SAID,
+        entities=["Trip"],
+    )
+    assert [(f.text, f.fact_type, f.entities) for f in facts] == [
+        ("Caroline: I moved to Berlin last March.", "world", ["Trip", "Caroline", "Berlin"]),
+        ("assistant: I noted it.", "experience", ["Trip", "assistant"]),
+    ]
+    assert (facts[0].occurred_start, facts[0].occurred_end) == (
+        datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 31, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
+    assert facts[1].occurred_start is None and facts[1].chunk_index == 0
+
+
+@pytest.mark.parametrize(
+    ("said", "day"),
+    [
+        ("Two days ago we signed the lease.", "2024-06-08"),
+        ("The launch is on December 7th.", "2024-12-07"),  # the nearer December 7th is the coming one
+        ("We launched on December 7th.", "2023-12-07"),  # past tense: the past one
+        ("我昨天去了北京。", "2024-06-09"),
+        ("The review is next Monday.", "2024-06-17"),
+    ],
+)
+def test_relative_dates_resolve_against_the_item_time(said, day):
+    (fact,) = OfflineExtractor().extract([said], timestamp=SAID)
+    assert fact.occurred_start is not None and fact.occurred_start.date().isoformat() == day
+
+
+def test_time_zone_of_the_bank_sets_the_day():
+    (fact,) = OfflineExtractor(time_zone="Asia/Tokyo").extract(["I arrived today."], timestamp=SAID)
+    assert fact.occurred_start == datetime(2024, 6, 10, tzinfo=UTC).replace(hour=0) - (
+        datetime(2024, 6, 10, 9, tzinfo=UTC) - datetime(2024, 6, 10, tzinfo=UTC))  # 00:00 in Tokyo = 15:00 UTC before
+
+
+def test_prose_facts_keep_the_narrator_without_a_prefix():
+    facts = OfflineExtractor().extract(["We hiked up Mount Tam. It rained all day."], timestamp=SAID, speaker="Ana")
+    assert [(f.text, f.entities) for f in facts] == [
+        ("We hiked up Mount Tam. It rained all day.", ["Ana", "Mount Tam"])]  # fmt: skip
+
+
+def test_normalise_and_dedupe_by_text_then_embedding():
+    assert normalise("  Ana ADOPTED a cat!! ") == normalise("ana adopted a cat") == "ana adopted a cat"
+    dedupe = Deduplicator(0.95)
+    a, b, c = Fact("Ana adopted a cat.", 0, entities=["Ana"]), Fact("ana adopted a CAT", 0, entities=["Cat"]), Fact(
+        "Ana took in a cat.", 0)
+    assert dedupe.by_text([a, b, c]) == [a, c] and a.entities == ["Ana", "Cat"]
+    near = np.array([1.0, 0.0]), np.array([0.96, 0.28])  # cosine 0.96
+    assert dedupe.by_embedding([a, c], near) == [a]
+    far = Fact("Bo sold the boat.", 0)
+    assert dedupe.by_embedding([far], [np.array([0.0, 1.0])]) == [far]
+    with pytest.raises(ValueError, match="cosine similarity in"):
+        Deduplicator(1.5)
+
+
+def test_llm_fact_text_dates_and_halves():
+    assert fact_text({"what": "Ana moved to Lyon", "when": "last spring", "who": "Ana, Bo", "why": "for a new job"}) == (
+        "Ana moved to Lyon | When: last spring | Involving: Ana, Bo | for a new job")
+    assert fact_text({"what": "Ana moved", "when": None, "who": "", "why": None}) == "Ana moved"
+    assert _date("2024-03-05", end=False) == datetime(2024, 3, 5, tzinfo=UTC)
+    assert _date("2024-03-05", end=True) == datetime(2024, 3, 5, 23, 59, 59, 999999, tzinfo=UTC)
+    assert _date("2024-03-05T10:00:00+02:00", end=False) == datetime(2024, 3, 5, 8, tzinfo=UTC)
+    assert _date("soon", end=False) is None
+    text = " ".join(f"Sentence {i} is here." for i in range(40))
+    first, second = _halves(text)
+    assert f"{first} {second}" == text and abs(len(first) - len(second)) < len(text) // 3
