@@ -182,25 +182,43 @@ BEGIN
     ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO UPDATE SET weight = greatest(l.weight, excluded.weight);
 
     -- semantic: each new unit to its top_k nearest units by cosine, kept at
-    -- similarity >= semantic_link_min_similarity, weight = the similarity. The bank
-    -- id is a constant of this plan (EXECUTE ... USING), so a bank's partial HNSW
-    -- index serves the search; a small bank is scanned exactly.
-    PERFORM set_config('hnsw.ef_search', greatest(2 * top_k, 40)::text, true);
-    EXECUTE $sql$
+    -- similarity >= semantic_link_min_similarity, weight = the similarity.
+    IF top_k = 0 THEN
+        RETURN;
+    END IF;
+    IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL THEN
+        -- A bank with its partial HNSW index: one index search per new unit. The bank
+        -- id is a constant of this plan (EXECUTE ... USING), so the index applies.
+        PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);  -- the unit itself, ties
+        EXECUTE $sql$
+            INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+            SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
+            FROM hindsight.memory_units n
+            CROSS JOIN LATERAL (
+                SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
+                FROM hindsight.memory_units m
+                WHERE m.bank_id = $1 AND m.id <> n.id
+                ORDER BY m.embedding <=> n.embedding
+                LIMIT $3
+            ) nb
+            WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
+            ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
+        $sql$
+        USING bank_id, unit_ids, top_k, (cfg->>'semantic_link_min_similarity')::float8;
+    ELSE
+        -- A small bank is scanned exactly, once for all new units (not once per unit).
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-        SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
-        FROM hindsight.memory_units n
-        CROSS JOIN LATERAL (
-            SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
-            FROM hindsight.memory_units m
-            WHERE m.bank_id = $1 AND m.id <> n.id
-            ORDER BY m.embedding <=> n.embedding
-            LIMIT $3
-        ) nb
-        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
-        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
-    $sql$
-    USING bank_id, unit_ids, top_k, (cfg->>'semantic_link_min_similarity')::float8;
+        SELECT _link_units.bank_id, r.a, r.b, 'semantic', least(1.0, r.sim)
+        FROM (SELECT p.a, p.b, p.sim, row_number() OVER (PARTITION BY p.a ORDER BY p.sim DESC, p.b) AS rn
+              FROM (SELECT n.id AS a, m.id AS b, 1 - (m.embedding <=> n.embedding) AS sim
+                    FROM (SELECT u.id, u.embedding FROM hindsight.memory_units u
+                          WHERE u.bank_id = _link_units.bank_id AND u.id = ANY (unit_ids)) n
+                    CROSS JOIN hindsight.memory_units m
+                    WHERE m.bank_id = _link_units.bank_id AND m.id <> n.id) p
+              WHERE p.sim >= (cfg->>'semantic_link_min_similarity')::float8) r
+        WHERE r.rn <= top_k
+        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+    END IF;
 END
 $$;
 COMMENT ON FUNCTION hindsight._link_units(text, uuid[]) IS

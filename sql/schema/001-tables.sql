@@ -99,12 +99,15 @@ CREATE TABLE hindsight.memory_links (
                  ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents')),
     weight       float8 NOT NULL DEFAULT 1.0 CHECK (weight >= 0 AND weight <= 1),
     created_at   timestamptz NOT NULL DEFAULT now(),
-    PRIMARY KEY (bank_id, from_unit_id, to_unit_id, link_type),
-    FOREIGN KEY (bank_id, from_unit_id) REFERENCES hindsight.memory_units (bank_id, id) ON DELETE CASCADE,
-    FOREIGN KEY (bank_id, to_unit_id) REFERENCES hindsight.memory_units (bank_id, id) ON DELETE CASCADE
+    PRIMARY KEY (bank_id, from_unit_id, to_unit_id, link_type)
+    -- No foreign keys: retain writes about a hundred links per fact, and a per-row
+    -- check of both ends cost 80 % of retain's time. Links are made by retain
+    -- between units it has just seen; a trigger on memory_units (003-triggers.sql)
+    -- deletes the links of deleted units, set-based.
 );
 COMMENT ON TABLE hindsight.memory_links IS
-    'Directed, weighted links between memory units, walked by the graph and temporal arms.';
+    'Directed, weighted links between memory units, walked by the graph and temporal arms. Deleting a unit '
+    'deletes its links (trigger memory_units_unlinked).';
 
 -- One arm's ranked hit, the unit of exchange between the arms and fusion.
 CREATE TYPE hindsight._arm_hit AS (arm text, unit_id uuid, rank int, score float8);

@@ -194,3 +194,22 @@ CREATE TRIGGER unit_entities_cooccurring_insert AFTER INSERT ON hindsight.unit_e
     REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_cooccurrences();
 CREATE TRIGGER unit_entities_cooccurring_delete AFTER DELETE ON hindsight.unit_entities
     REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION hindsight._count_cooccurrences();
+
+CREATE FUNCTION hindsight._unlink_units()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- the links from and to the deleted units, through the primary key and memory_links_to_idx
+    DELETE FROM hindsight.memory_links l USING old_rows o WHERE l.bank_id = o.bank_id AND l.from_unit_id = o.id;
+    DELETE FROM hindsight.memory_links l USING old_rows o WHERE l.bank_id = o.bank_id AND l.to_unit_id = o.id;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._unlink_units() IS
+    'Trigger: deletes the memory_links from and to the memory units a statement deleted.';
+
+CREATE TRIGGER memory_units_unlinked AFTER DELETE ON hindsight.memory_units
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._unlink_units();

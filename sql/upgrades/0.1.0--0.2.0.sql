@@ -95,3 +95,29 @@ SELECT a.bank_id, a.entity_id, b.entity_id, count(*)
 FROM hindsight.unit_entities a
 JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.unit_id = a.unit_id AND b.entity_id <> a.entity_id
 GROUP BY 1, 2, 3;
+
+-- memory_links: the per-row foreign keys give way to a set-based trigger (see 001-tables.sql).
+ALTER TABLE hindsight.memory_links DROP CONSTRAINT memory_links_bank_id_from_unit_id_fkey;
+ALTER TABLE hindsight.memory_links DROP CONSTRAINT memory_links_bank_id_to_unit_id_fkey;
+COMMENT ON TABLE hindsight.memory_links IS
+    'Directed, weighted links between memory units, walked by the graph and temporal arms. Deleting a unit '
+    'deletes its links (trigger memory_units_unlinked).';
+
+CREATE FUNCTION hindsight._unlink_units()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    -- the links from and to the deleted units, through the primary key and memory_links_to_idx
+    DELETE FROM hindsight.memory_links l USING old_rows o WHERE l.bank_id = o.bank_id AND l.from_unit_id = o.id;
+    DELETE FROM hindsight.memory_links l USING old_rows o WHERE l.bank_id = o.bank_id AND l.to_unit_id = o.id;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._unlink_units() IS
+    'Trigger: deletes the memory_links from and to the memory units a statement deleted.';
+
+CREATE TRIGGER memory_units_unlinked AFTER DELETE ON hindsight.memory_units
+    REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._unlink_units();
