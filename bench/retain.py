@@ -41,8 +41,20 @@ NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Goran", "Hana", "Ivo", "J
 PLACES = ["Lisbon", "Kyoto", "Oslo", "Lyon", "Austin", "Hanoi", "Porto", "Quebec", "Tallinn", "Nairobi", "Cusco",
           "Bergen", "Malaga", "Seoul", "Dublin"]  # fmt: skip
 PROJECTS = ["Project Falcon", "Project Atlas", "Orion", "Nimbus", "Project Kestrel", "Helios", "Tundra", "Quasar"]
-THINGS = ["a pottery class", "a new bike", "the garden shed", "a jazz concert", "the marathon", "a cooking course",
-          "the climbing gym", "a used piano", "the book club", "a camping trip", "the science fair", "a film night"]  # fmt: skip
+THINGS = [
+    "a pottery class",
+    "a new bike",
+    "the garden shed",
+    "a jazz concert",
+    "the marathon",
+    "a cooking course",
+    "the climbing gym",
+    "a used piano",
+    "the book club",
+    "a camping trip",
+    "the science fair",
+    "a film night",
+]
 TEMPLATES = [
     "I went to {place} with {name} last weekend and we loved the food.",
     "{name} told me that {project} is finally moving to the beta stage.",
@@ -159,8 +171,11 @@ def main() -> None:
         curve.append({"facts_in_bank": done, "facts_per_s": facts / seconds})
         print(f"  {done:>6} facts in the bank: {facts / seconds:7.0f} facts/s", file=sys.stderr)
     tail_facts, tail_seconds = retain_groups(client, bank, prepared[args.turns :])
-    links = dict(client.conn.execute(
-        "SELECT link_type, count(*) FROM hindsight.memory_links WHERE bank_id = %s GROUP BY 1", (bank,)).fetchall())  # fmt: skip
+    links = dict(
+        client.conn.execute(
+            "SELECT link_type, count(*) FROM hindsight.memory_links WHERE bank_id = %s GROUP BY 1", (bank,)
+        ).fetchall()
+    )
     entities = client.conn.execute("SELECT count(*) FROM hindsight.entities WHERE bank_id = %s", (bank,)).fetchone()[0]
     base_facts, base_seconds = copy_baseline(client, "bench-retain-copy", prepared[args.turns :])
     client.delete_bank("bench-retain-copy")
@@ -182,13 +197,19 @@ def main() -> None:
         "end_to_end": {"turns": len(tail_items), "facts": len(e2e.unit_ids), "seconds": e2e_seconds,
                        "facts_per_s": len(e2e.unit_ids) / e2e_seconds},
     }  # fmt: skip
-    print(f"database side, {tail_facts} facts retained with {done} in the bank: "
-          f"{tail_facts / tail_seconds:.0f} facts/s ({1000 * tail_seconds / tail_facts:.2f} ms per fact)")
-    print(f"baseline, the same rows by COPY into memory_units: {base_facts / base_seconds:.0f} facts/s; "
-          f"retain costs {base_facts / base_seconds / (tail_facts / tail_seconds):.1f}x the bare insert")
+    print(
+        f"database side, {tail_facts} facts retained with {done} in the bank: "
+        f"{tail_facts / tail_seconds:.0f} facts/s ({1000 * tail_seconds / tail_facts:.2f} ms per fact)"
+    )
+    print(
+        f"baseline, the same rows by COPY into memory_units: {base_facts / base_seconds:.0f} facts/s; "
+        f"retain costs {base_facts / base_seconds / (tail_facts / tail_seconds):.1f}x the bare insert"
+    )
     print(f"links: {links}; entities: {entities}")
-    print(f"end to end (offline extraction + MiniLM on CPU + database): {len(e2e.unit_ids)} facts from "
-          f"{len(tail_items)} turns in {e2e_seconds:.1f} s = {len(e2e.unit_ids) / e2e_seconds:.0f} facts/s")  # fmt: skip
+    print(
+        f"end to end (offline extraction + MiniLM on CPU + database): {len(e2e.unit_ids)} facts from "
+        f"{len(tail_items)} turns in {e2e_seconds:.1f} s = {len(e2e.unit_ids) / e2e_seconds:.0f} facts/s"
+    )
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1))

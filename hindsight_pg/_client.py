@@ -26,9 +26,9 @@ from hindsight_pl import chunking, text
 
 from ._dedupe import Deduplicator
 from ._embedding import Embedder, MiniLMEmbedder
+from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
 from ._extract import Extractor, OfflineExtractor
 from ._llm import LLMExtractor
-from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
@@ -335,7 +335,7 @@ class Client:
                 fact.chunk_index = fresh[fact.chunk_index]
             item["facts"] = dedupe.by_text(facts)
         units = [fact for item in group for fact in item["facts"]]
-        vectors = self.embedder.embed([fact.text for fact in units], kind="passage") if units else []
+        vectors: Any = self.embedder.embed([f.text for f in units], kind="passage") if units else []
         embedding = dict(zip(map(id, units), vectors, strict=True))
         for item in group:
             kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]])

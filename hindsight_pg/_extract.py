@@ -22,7 +22,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Protocol
 
-from hindsight_pl import temporal, text, temporal_zh
+from hindsight_pl import temporal, temporal_zh, text
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")
@@ -272,8 +272,11 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
             first = words[0].lower()
             if len(words) == 1 and not _subject_of_verb(name, passage):
                 continue
-            if first not in inner_words and first not in _NAME_HEADS and first not in known_lower and (
-                _base_verb(first) or first.endswith(_ADJECTIVE_ENDINGS)
+            if (
+                first not in inner_words
+                and first not in _NAME_HEADS
+                and first not in known_lower
+                and (_base_verb(first) or first.endswith(_ADJECTIVE_ENDINGS))
             ):
                 name = " ".join(words[1:])
         found.append(name)

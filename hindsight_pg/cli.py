@@ -103,10 +103,20 @@ def retain(
         str | None, typer.Option(help="Document id of a single item (text files default to their absolute path).")
     ] = None,
     tag: Annotated[list[str] | None, typer.Option("--tag", help="Tag for every item; repeat for several.")] = None,
+    speaker: Annotated[
+        str | None, typer.Option(help="Who wrote the content (for text not in 'Name: ...' turns).")
+    ] = None,
+    append: Annotated[
+        bool, typer.Option("--append", help="Add to an existing document instead of replacing it.")
+    ] = False,
     encoding: Annotated[str, typer.Option(help="Text encoding of the file.")] = "utf-8",
     dsn: Dsn = None,
 ) -> None:
-    """Retain a file of content into a bank (all items in one transaction; the bank is created if missing)."""
+    """Retain a file of content into a bank (all items in one transaction; the bank is created if missing).
+
+    Facts are extracted with the bank's extractor (offline rules unless the bank says llm), entities
+    resolved and facts linked; retaining a document id again updates that document (docs/retain.md).
+    """
     if timestamp is not None:
         try:
             datetime.fromisoformat(timestamp)
@@ -119,6 +129,8 @@ def retain(
             context=item.context or context,
             timestamp=item.timestamp or timestamp,
             tags=[*item.tags, *(tag or [])],
+            speaker=item.speaker or speaker,
+            update_mode="append" if append else item.update_mode,
         )
         for item in items
     ]
@@ -225,6 +237,27 @@ def banks(dsn: Dsn = None) -> None:
         out.print("(no banks)")
     for bank in rows:
         out.print(f"{bank.bank_id}\t{bank.unit_count} units\tcreated {bank.created_at:%Y-%m-%d %H:%M}")
+
+
+@app.command()
+def entities(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    limit: Annotated[int, typer.Option(min=1, help="Print at most this many entities.")] = 20,
+    dsn: Dsn = None,
+) -> None:
+    """List a bank's entities, most mentioned first, with the entities they occur with most."""
+    with _client(dsn) as client:
+        rows = client.list_entities(bank, limit=limit)
+    if not rows:
+        out.print(f"(no entities in bank {bank!r})")
+    for entity in rows:
+        seen = (
+            f"{entity.first_seen:%Y-%m-%d}..{entity.last_seen:%Y-%m-%d}"
+            if entity.first_seen and entity.last_seen
+            else ""
+        )
+        companions = ", ".join(f"{name} ({n})" for name, n in list(entity.co_occurring.items())[:3])
+        out.print(f"{entity.canonical_name}\t{entity.mention_count} units\t{seen}\t{companions}")
 
 
 @server_app.command("start")

@@ -8,7 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from hindsight_pg import cli
+from hindsight_pg import BankNotFoundError, cli
 
 runner = CliRunner()
 
@@ -90,3 +90,23 @@ def test_help_lists_every_command():
     result = invoke("server", "--help")
     for command in ("start", "stop", "status"):
         assert command in result.output
+
+
+def test_entities_speaker_and_append(dsn, tmp_path):
+    note = tmp_path / "note.txt"
+    note.write_text("I met Priya at the Falcon kickoff in Lisbon.")
+    result = invoke("retain", "diary", str(note), "--speaker", "assistant", "--timestamp", "2025-01-13T10:00:00")
+    assert result.exit_code == 0, result.output
+    more = tmp_path / "more.txt"
+    more.write_text("Priya flew back from Lisbon on Friday.")
+    result = invoke("retain", "diary", str(more), "--document-id", str(note.resolve()), "--append")
+    assert result.exit_code == 0, result.output
+    result = invoke("entities", "diary")
+    assert result.exit_code == 0, result.output
+    lines = [line.split() for line in result.output.splitlines()]  # the console prints tabs as spaces
+    assert lines[0][:3] == ["Lisbon", "2", "units"] and lines[0][3].startswith("2025-01-13..")
+    assert lines[0][4:6] == ["Priya", "(2),"]
+    assert lines[1][:3] == ["Priya", "2", "units"]
+    assert ["assistant", "1", "units"] in [line[:3] for line in lines]
+    with pytest.raises(BankNotFoundError, match='unknown bank "ghost"'):
+        invoke("entities", "ghost")

@@ -34,12 +34,18 @@ class ChatHandler(BaseHTTPRequestHandler):
     def log_message(self, *args: object) -> None:  # keep pytest output clean
         pass
 
-    def do_POST(self) -> None:  # noqa: N802 (http.server's name)
+    def do_POST(self) -> None:
         body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
         self.server.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
         user = body["messages"][-1]["content"]
-        answer = next((a for marker, a in RESPONSES.items() if marker in user or (
-            isinstance(a, dict) and any(h["marker"] in user for h in a.get("halves", ())))), None)
+        answer = next(
+            (
+                a
+                for marker, a in RESPONSES.items()
+                if marker in user or (isinstance(a, dict) and any(h["marker"] in user for h in a.get("halves", ())))
+            ),
+            None,
+        )
         if answer is None or answer == "error":
             self.send_response(500)
             self.send_header("Content-Type", "application/json")
@@ -121,8 +127,10 @@ def test_llm_facts_are_stored_with_when_who_why_dates_types_and_causes(client, d
     assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer sk-test-123"
     body = request["body"]
     assert body["model"] == "facts-model" and body["temperature"] == 0.1
-    assert body["response_format"] == {"type": "json_schema",
-                                       "json_schema": {"name": "facts", "strict": True, "schema": FACTS_SCHEMA}}  # fmt: skip
+    assert body["response_format"] == {
+        "type": "json_schema",
+        "json_schema": {"name": "facts", "strict": True, "schema": FACTS_SCHEMA},
+    }
     assert body["messages"][0] == {"role": "system", "content": SYSTEM_PROMPT}
     assert body["messages"][1]["content"].startswith("Said on: 2024-06-10 (Monday)\n\nAna: I moved to Lyon")
 

@@ -89,7 +89,9 @@ def test_entities_merge_case_insensitively_across_retains(client, db):
 def test_long_content_is_chunked_into_several_units(client, db):
     client.create_bank("b")
     paragraphs = [
-        " ".join(f"Section {p} line {n} describes revenue item {p * 100 + n} of the quarterly report." for n in range(18))
+        " ".join(
+            f"Section {p} line {n} describes revenue item {p * 100 + n} of the quarterly report." for n in range(18)
+        )
         for p in range(5)
     ]  # about 1,430 characters each
     result = client.retain("b", "\n\n".join(paragraphs))

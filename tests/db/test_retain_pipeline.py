@@ -55,7 +55,7 @@ def test_demo_conversation_facts_dates_entities_and_links(client, db):
     # said on 2025-03-21: "April 7th" is the coming one
     assert (beta["occurred_start"], beta["occurred_end"]) == (
         datetime(2025, 4, 7, tzinfo=UTC), datetime(2025, 4, 7, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
-    assert beta["names"] == ["Apple Pay", "Priya"]
+    assert beta["names"] == ["Apple Pay", "Priya", "Tom"]
     sick = stored["Tom: Out sick today, the flu finally got me."]
     assert sick["occurred_start"] == datetime(2025, 3, 3, tzinfo=UTC)
     # the two turns naming Project Falcon share one entity
@@ -170,8 +170,14 @@ def test_temporal_links_weight_by_hours_apart_with_a_floor(db):
 
 def test_temporal_links_stay_within_a_fact_type(db):
     bank(db, "t", semantic_link_top_k=0)
-    put(db, "t", [{"text": "World.", "embedding": vec(d0=1), "mentioned_at": DAY},
-                  {"text": "Mine.", "embedding": vec(d0=1), "fact_type": "experience", "mentioned_at": DAY}])  # fmt: skip
+    put(
+        db,
+        "t",
+        [
+            {"text": "World.", "embedding": vec(d0=1), "mentioned_at": DAY},
+            {"text": "Mine.", "embedding": vec(d0=1), "fact_type": "experience", "mentioned_at": DAY},
+        ],
+    )
     assert db.execute("SELECT count(*) FROM hindsight.memory_links").fetchone() == (0,)
 
 
@@ -189,8 +195,10 @@ def test_caused_by_makes_causal_links_both_ways(db):
     ).fetchall()
     assert links == [(effect, cause, "caused_by", 1.0), (cause, effect, "causes", 1.0)]
     with pytest.raises(psycopg.errors.InvalidParameterValue, match=r"item 0, unit 0: caused_by \[0\] must list"):
-        db.execute("SELECT * FROM hindsight.retain('c', %s::jsonb)",
-                   (psycopg.types.json.Jsonb([{"units": [{"text": "x", "embedding": vec(d0=1), "caused_by": [0]}]}]),))  # fmt: skip
+        db.execute(
+            "SELECT * FROM hindsight.retain('c', %s::jsonb)",
+            (psycopg.types.json.Jsonb([{"units": [{"text": "x", "embedding": vec(d0=1), "caused_by": [0]}]}]),),
+        )
 
 
 DAY = "2024-05-01T10:00:00Z"

@@ -69,8 +69,20 @@ def test_a_role_reaches_only_its_banks(db, roles):
         assert info.value.sqlstate == "HS404", call
     assert db.execute("SELECT hindsight.delete_bank('bank-a')").fetchone()[0] is False
     # through plain SELECTs: zero rows of bank-a, bank-b's own rows
-    for table in ["banks", "documents", "chunks", "memory_units", "entities", "unit_entities", "memory_links",
-                  "_bank_counts", "_bm25_terms", "_bm25_postings", "_entity_cooccurrences", "bank_members"]:  # fmt: skip
+    for table in [
+        "banks",
+        "documents",
+        "chunks",
+        "memory_units",
+        "entities",
+        "unit_entities",
+        "memory_links",
+        "_bank_counts",
+        "_bm25_terms",
+        "_bm25_postings",
+        "_entity_cooccurrences",
+        "bank_members",
+    ]:
         assert count(db, table, "bank-a") == 0, table
     assert count(db, "memory_units") == 1 and count(db, "banks") == 1
     for view in ["bank_stats", "entity_graph", "memory_timeline"]:  # the views run as the caller too

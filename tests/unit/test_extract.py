@@ -116,7 +116,8 @@ def test_relative_dates_resolve_against_the_item_time(said, day):
 def test_time_zone_of_the_bank_sets_the_day():
     (fact,) = OfflineExtractor(time_zone="Asia/Tokyo").extract(["I arrived today."], timestamp=SAID)
     assert fact.occurred_start == datetime(2024, 6, 10, tzinfo=UTC).replace(hour=0) - (
-        datetime(2024, 6, 10, 9, tzinfo=UTC) - datetime(2024, 6, 10, tzinfo=UTC))  # 00:00 in Tokyo = 15:00 UTC before
+        datetime(2024, 6, 10, 9, tzinfo=UTC) - datetime(2024, 6, 10, tzinfo=UTC)
+    )  # 00:00 in Tokyo = 15:00 UTC before
 
 
 def test_prose_facts_keep_the_narrator_without_a_prefix():
@@ -128,8 +129,11 @@ def test_prose_facts_keep_the_narrator_without_a_prefix():
 def test_normalise_and_dedupe_by_text_then_embedding():
     assert normalise("  Ana ADOPTED a cat!! ") == normalise("ana adopted a cat") == "ana adopted a cat"
     dedupe = Deduplicator(0.95)
-    a, b, c = Fact("Ana adopted a cat.", 0, entities=["Ana"]), Fact("ana adopted a CAT", 0, entities=["Cat"]), Fact(
-        "Ana took in a cat.", 0)
+    a, b, c = (
+        Fact("Ana adopted a cat.", 0, entities=["Ana"]),
+        Fact("ana adopted a CAT", 0, entities=["Cat"]),
+        Fact("Ana took in a cat.", 0),
+    )
     assert dedupe.by_text([a, b, c]) == [a, c] and a.entities == ["Ana", "Cat"]
     near = np.array([1.0, 0.0]), np.array([0.96, 0.28])  # cosine 0.96
     assert dedupe.by_embedding([a, c], near) == [a]
@@ -140,8 +144,9 @@ def test_normalise_and_dedupe_by_text_then_embedding():
 
 
 def test_llm_fact_text_dates_and_halves():
-    assert fact_text({"what": "Ana moved to Lyon", "when": "last spring", "who": "Ana, Bo", "why": "for a new job"}) == (
-        "Ana moved to Lyon | When: last spring | Involving: Ana, Bo | for a new job")
+    assert fact_text(
+        {"what": "Ana moved to Lyon", "when": "last spring", "who": "Ana, Bo", "why": "for a new job"}
+    ) == ("Ana moved to Lyon | When: last spring | Involving: Ana, Bo | for a new job")
     assert fact_text({"what": "Ana moved", "when": None, "who": "", "why": None}) == "Ana moved"
     assert _date("2024-03-05", end=False) == datetime(2024, 3, 5, tzinfo=UTC)
     assert _date("2024-03-05", end=True) == datetime(2024, 3, 5, 23, 59, 59, 999999, tzinfo=UTC)
