@@ -73,5 +73,5 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.index_bank(text, bool) IS
     'Gives a bank its own partial HNSW index (vector_cosine_ops, WHERE bank_id = the bank) once it holds '
-    'hnsw_min_units units (default 5000), or at once with force. Returns the index name, or NULL while the '
+    'hnsw_min_units units (default 1000), or at once with force. Returns the index name, or NULL while the '
     'bank is still searched exactly. Called by retain; runs as the extension owner. Raises HS404 for an unknown bank.';

@@ -160,3 +160,19 @@ def test_the_llm_extractor_needs_a_url_and_a_model(client):
         client.create_bank("x", config={"extractor": "llm"})
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="extractor must be offline or llm"):
         client.conn.execute("SELECT hindsight.create_bank('y', config => '{\"extractor\": \"gpt\"}')")
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"content": "   "}, "item 0: content is blank or has only punctuation"),
+        ({"content": "?! -- !?"}, "item 0: content is blank or has only punctuation"),
+        ({"content": "Ana: hello #lyon", "timestamp": "yesterday-ish"}, "item 0: 'yesterday-ish' is not an ISO 8601"),
+        ({"content": "Ana: hello #lyon", "update_mode": "merge"}, "item 0: update_mode must be replace or append"),
+    ],
+)
+def test_bad_input_is_refused_before_the_model_is_asked(client, db, chat_server, llm_bank, item, message):
+    with pytest.raises(InvalidInputError, match=message):
+        client.retain_batch(llm_bank, [item])
+    assert chat_server.requests == []
+    assert db.execute("SELECT count(*) FROM hindsight.documents").fetchone() == (0,)

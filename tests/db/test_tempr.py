@@ -423,7 +423,7 @@ def test_semantic_arm_uses_hnsw_on_a_20000_unit_bank(db):
                   2, to_tsvector('english', 'unit ' || g)
            FROM generate_series(1, 20000) g"""
     )
-    index = one(db, "SELECT hindsight.index_bank('large')")  # 20,000 >= hnsw_min_units (5,000)
+    index = one(db, "SELECT hindsight.index_bank('large')")  # 20,000 >= hnsw_min_units (1,000)
     db.execute("ANALYZE hindsight.memory_units")
     plan = "\n".join(
         row[0]
