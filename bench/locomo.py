@@ -50,8 +50,13 @@ CONFIGS: dict[str, dict[str, Any]] = {
     "full, BM25 keyword backend": {"bank_config": {"keyword_backend": "bm25"}},
     "keyword alone, BM25 backend": {"arms": ["bm25"], "bank_config": {"keyword_backend": "bm25"}},
     "full, BM25 with b = 0 (no length normalisation)": {"bank_config": {"keyword_backend": "bm25", "bm25_b": 0.0}},
+    # the graph arm's RRF weight (default 0.25) and what else was tried against its noise
+    "full, equal arm weights (graph 1.0)": {"bank_config": {"arm_weights": {"graph": 1.0}}},
     "full, graph RRF weight 0.5": {"bank_config": {"arm_weights": {"graph": 0.5}}},
-    "full, graph one hop": {"bank_config": {"graph_max_hops": 1}},
+    "full, graph one hop (weight 1.0)": {"bank_config": {"graph_max_hops": 1, "arm_weights": {"graph": 1.0}}},
+    "full, graph semantic floor 0.6 (weight 1.0)": {
+        "bank_config": {"graph_semantic_floor": 0.6, "arm_weights": {"graph": 1.0}}
+    },
 }
 
 

@@ -65,12 +65,20 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         document_id: Annotated[
             str | None, Field(description="Stable id: retaining the same id again replaces the memory.")
         ] = None,
+        speaker: Annotated[
+            str | None,
+            Field(
+                description="Who said or wrote it (unless the text is 'Name: ...' turns); 'assistant' marks "
+                "the agent's own actions and words."
+            ),
+        ] = None,
     ) -> dict[str, Any]:
-        """Remember content in a bank. Returns the document id and how many memory units were stored."""
+        """Remember content in a bank: its facts, with their dates and the people, places and projects they
+        name. Returns the document id and how many facts (memory units) were stored."""
         with serialised():
             result = client().retain(
                 bank_id, content, timestamp=timestamp, context=context, tags=tags or (), entities=entities or (),
-                document_id=document_id, create_bank=True,
+                document_id=document_id, speaker=speaker, create_bank=True,
             )  # fmt: skip
         return {"bank_id": bank_id, "document_id": result.document_ids[0], "units": len(result.unit_ids)}
 

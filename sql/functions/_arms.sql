@@ -12,6 +12,8 @@ CREATE OR REPLACE FUNCTION hindsight._semantic_arm(
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
+SET hnsw.ef_search = 40
+SET hnsw.iterative_scan = off
 AS $$
 DECLARE
     hits hindsight._arm_hit[];
@@ -19,7 +21,8 @@ BEGIN
     -- EXECUTE ... USING plans the statement once with these values, so the bank
     -- id is a constant and the planner can prove that a bank's partial HNSW index
     -- applies; a small bank without one is scanned exactly. ef_search and the
-    -- iterative scan hold for this call only (the SET clause restores them).
+    -- iterative scan hold for this call only: the function's SET clauses for the
+    -- same two settings restore the caller's values when it returns.
     PERFORM set_config('hnsw.ef_search', least(recall_budget, 1000)::text, true);
     PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
     EXECUTE $sql$

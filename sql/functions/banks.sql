@@ -11,7 +11,7 @@ AS $$
         "adaptive_min": 20,
         "adaptive_max": 2000,
         "rrf_k": 60,
-        "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 1.0, "temporal": 1.0},
+        "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 0.25, "temporal": 1.0},
         "strategy_boosts": {},
         "reranker_max_candidates": 300,
         "graph_seed_limit": 20,

@@ -133,6 +133,49 @@ COMMENT ON FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestampt
     '+ 0.2 recency (7 days) > entity_merge_threshold, else creating one; updates first_seen/last_seen. '
     'Returns one row per (unit, entity). See docs/retain.md.';
 
+CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
+    bank_id text,
+    unit_ids uuid[],
+    top_k int,
+    min_similarity float8
+)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+SET hnsw.ef_search = 40
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+SET enable_sort = off
+AS $$
+BEGIN
+    -- Semantic links of a bank with its partial HNSW index: one index search per
+    -- new unit. The bank id is a constant of the plan (EXECUTE ... USING), so the
+    -- index applies; scans and sorts are off because below a few thousand units
+    -- the planner would rather scan the bank and sort it once per new unit. These
+    -- settings, and ef_search (top_k + 10: the unit itself, ties), last for this
+    -- call only.
+    PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);
+    EXECUTE $sql$
+        INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+        SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
+        FROM hindsight.memory_units n
+        CROSS JOIN LATERAL (
+            SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
+            FROM hindsight.memory_units m
+            WHERE m.bank_id = $1 AND m.id <> n.id
+            ORDER BY m.embedding <=> n.embedding
+            LIMIT $3
+        ) nb
+        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
+        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
+    $sql$
+    USING bank_id, unit_ids, top_k, min_similarity;
+END
+$$;
+COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
+    'Semantic links of new units (unit_ids) of a bank that has its partial HNSW index: per unit its top_k nearest '
+    'units by cosine through the index, kept at similarity >= min_similarity, weight = the similarity.';
+
 CREATE OR REPLACE FUNCTION hindsight._link_units(
     bank_id text,
     unit_ids uuid[]
@@ -187,24 +230,8 @@ BEGIN
         RETURN;
     END IF;
     IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL THEN
-        -- A bank with its partial HNSW index: one index search per new unit. The bank
-        -- id is a constant of this plan (EXECUTE ... USING), so the index applies.
-        PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);  -- the unit itself, ties
-        EXECUTE $sql$
-            INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-            SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
-            FROM hindsight.memory_units n
-            CROSS JOIN LATERAL (
-                SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
-                FROM hindsight.memory_units m
-                WHERE m.bank_id = $1 AND m.id <> n.id
-                ORDER BY m.embedding <=> n.embedding
-                LIMIT $3
-            ) nb
-            WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
-            ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
-        $sql$
-        USING bank_id, unit_ids, top_k, (cfg->>'semantic_link_min_similarity')::float8;
+        PERFORM hindsight._semantic_links_hnsw(bank_id, unit_ids, top_k,
+                                               (cfg->>'semantic_link_min_similarity')::float8);
     ELSE
         -- A small bank is scanned exactly, once for all new units (not once per unit).
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)

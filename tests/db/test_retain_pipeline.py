@@ -327,3 +327,24 @@ def test_a_failure_inside_sql_retain_writes_nothing(db):
     with pytest.raises(psycopg.errors.CheckViolation):
         retain_items(db, "f", items)
     assert table_counts(db, "f") == before
+
+
+def test_semantic_links_through_the_hnsw_index_leave_the_planner_settings_alone(db):
+    bank(db, "h", hnsw_min_units=3, temporal_link_neighbours=0)
+    put(db, "h", [("A.", vec(d0=1)), ("B.", vec(d0=1, d1=0.75)), ("C.", vec(d2=1))])  # the index comes after
+    assert db.execute("SELECT hindsight.index_bank('h')").fetchone()[0] is not None
+    db.execute("BEGIN")
+    (d,) = put(db, "h", [("D.", vec(d0=1, d1=0.5))])  # searched through the index
+    db.execute("SELECT count(*) FROM hindsight.recall('h', 'a', %s::vector)", (str(vec(d0=1)),))
+    settings = db.execute(
+        "SELECT current_setting('enable_seqscan'), current_setting('enable_sort'), current_setting('hnsw.ef_search'),"
+        " current_setting('hnsw.iterative_scan')"
+    ).fetchone()
+    db.execute("COMMIT")
+    assert settings == ("on", "on", "40", "off")  # retain and recall changed them for their own calls only
+    linked = db.execute(
+        "SELECT u.text, round(l.weight::numeric, 3) FROM hindsight.memory_links l JOIN hindsight.memory_units u"
+        " ON u.id = l.to_unit_id WHERE l.from_unit_id = %s ORDER BY 1",
+        (d,),
+    ).fetchall()
+    assert [(t, float(w)) for t, w in linked] == [("A.", 0.894), ("B.", 0.984)]
