@@ -157,6 +157,7 @@ bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/locomo.py
 	$(VENV)/bin/python bench/latency.py
 	$(VENV)/bin/python bench/temporal.py
+	$(VENV)/bin/python bench/retain.py
 	$(VENV)/bin/python bench/chart.py
 
 lint: $(VENV)/.installed
