@@ -158,7 +158,7 @@ bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/latency.py
 	$(VENV)/bin/python bench/temporal.py
 	$(VENV)/bin/python bench/retain.py
-	$(VENV)/bin/python bench/chart.py
+	$(VENV)/bin/python bench/report.py
 
 lint: $(VENV)/.installed
 	$(VENV)/bin/ruff check hindsight_pg plpython tests bench

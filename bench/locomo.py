@@ -1,16 +1,22 @@
 """Retrieval quality on LoCoMo: the full pipeline, each arm alone, ablations and baselines, in one run.
 
-Protocol of the memory literature: one memory per turn (text "<speaker>: <text>",
-time = the session's start), rank the memories of the question's own conversation,
-Recall@k = |evidence in top k| / |evidence|, NDCG@10 with binary relevance, and
-"all evidence in the top 10", averaged over questions of categories 1-4 (category 5
-has no evidence), overall and per category. query_timestamp = the last session's time.
+Protocol of the memory literature: rank the memories of the question's own conversation
+(time of a turn = its session's start), Recall@k = |evidence in top k| / |evidence|,
+NDCG@10 with binary relevance (a turn split into several facts counts once), and "all
+evidence in the top 10", averaged over questions of categories 1-4 (category 5 has no
+evidence), overall and per category. query_timestamp = the last session's time.
 
-    .venv/bin/python bench/locomo.py [PATH] [--conversations N] [--keep]
+Two modes, each with its own banks:
+  turn   one memory per turn, text "<speaker>: <text>" (the verbatim extractor)
+  facts  the offline extractor's facts, each mapped back to the dialog id of its turn
+
+    .venv/bin/python bench/locomo.py [PATH] [--modes turn,facts] [--conversations N] [--extra]
 
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
-bench-locomo-<sample_id> and reused when they hold the right number of turns.
+bench-locomo-<mode>-<sample_id> and reused when they hold one document per turn.
+`--extra` adds the configurations tried while tuning (keyword backends, graph weights).
+Figures go to bench/results/locomo.json; bench/report.py puts them in docs/.
 """
 
 from __future__ import annotations
@@ -34,24 +40,27 @@ from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 ARMS = ["semantic", "bm25", "graph", "temporal"]
 
-# name -> recall arguments
-CONFIGS: dict[str, dict[str, Any]] = {
-    "full pipeline (mid)": {},
-    "semantic alone": {"arms": ["semantic"]},
-    "keyword alone (native, ts_rank_cd)": {"arms": ["bm25"]},
-    "graph alone": {"arms": ["graph"]},
-    "temporal alone": {"arms": ["temporal"]},
-    **{f"without {arm}": {"arms": [a for a in ARMS if a != arm]} for arm in ARMS},
-    "RRF(semantic, bm25) baseline": {"arms": ["semantic", "bm25"], "passthrough": "normalized"},
-    "full, rank_linear passthrough": {"passthrough": "rank_linear"},
+MODES = {"turn": "verbatim", "facts": "offline"}  # mode -> the banks' extractor
+
+# method -> recall arguments; the first six names are the ones docs/benchmarks.json promises
+METHODS: dict[str, dict[str, Any]] = {
+    "full": {},
+    "semantic": {"arms": ["semantic"]},
+    "bm25": {"arms": ["bm25"]},
+    "graph": {"arms": ["graph"]},
+    "temporal": {"arms": ["temporal"]},
+    "semantic+bm25": {"arms": ["semantic", "bm25"]},
+    **{f"full without {arm}": {"arms": [a for a in ARMS if a != arm]} for arm in ARMS},
     "full, budget low": {"budget": "low"},
     "full, budget high": {"budget": "high"},
-    # bank config changes for one configuration (restored afterwards)
+    "full, rank_linear passthrough": {"passthrough": "rank_linear"},
+}
+# --extra: what was tried while tuning (a bank config change for one method, restored afterwards)
+EXTRA: dict[str, dict[str, Any]] = {
     "full, BM25 keyword backend": {"bank_config": {"keyword_backend": "bm25"}},
-    "keyword alone, BM25 backend": {"arms": ["bm25"], "bank_config": {"keyword_backend": "bm25"}},
-    "full, BM25 with b = 0 (no length normalisation)": {"bank_config": {"keyword_backend": "bm25", "bm25_b": 0.0}},
-    # the graph arm's RRF weight (default 0.25) and what else was tried against its noise
-    "full, equal arm weights (graph 1.0)": {"bank_config": {"arm_weights": {"graph": 1.0}}},
+    "bm25, BM25 backend": {"arms": ["bm25"], "bank_config": {"keyword_backend": "bm25"}},
+    "full, BM25 with b = 0": {"bank_config": {"keyword_backend": "bm25", "bm25_b": 0.0}},
+    "full, graph RRF weight 1.0": {"bank_config": {"arm_weights": {"graph": 1.0}}},
     "full, graph RRF weight 0.5": {"bank_config": {"arm_weights": {"graph": 0.5}}},
     "full, graph one hop (weight 1.0)": {"bank_config": {"graph_max_hops": 1, "arm_weights": {"graph": 1.0}}},
     "full, graph semantic floor 0.6 (weight 1.0)": {
@@ -99,16 +108,23 @@ def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
     }
 
 
-def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation) -> str:
-    bank = f"bench-locomo-{conv.sample_id}"
-    row = client.conn.execute("SELECT count(*) FROM hindsight.documents WHERE bank_id = %s", (bank,)).fetchone()
-    if row and row[0] == len(conv.items):  # one document per turn
+def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation, mode: str) -> str:
+    """The conversation's bank for ``mode``, retained now unless it already holds one document per turn."""
+    bank = f"bench-locomo-{mode}-{conv.sample_id}"
+    row = client.conn.execute(
+        "SELECT count(*) FROM hindsight.documents d JOIN hindsight.banks b USING (bank_id)"
+        " WHERE bank_id = %s AND b.config->>'extractor' = %s",
+        (bank, MODES[mode]),
+    ).fetchone()
+    if row and row[0] == len(conv.items):
         return bank
     client.delete_bank(bank)
+    client.create_bank(bank, config={"extractor": MODES[mode]})
     started = time.perf_counter()
-    client.retain_batch(bank, conv.items, create_bank=True)
+    result = client.retain_batch(bank, conv.items)
     print(
-        f"  retained {conv.sample_id}: {len(conv.items)} turns in {time.perf_counter() - started:.1f} s",
+        f"  retained {bank}: {len(conv.items)} turns, {len(result.unit_ids)} memory units"
+        f" in {time.perf_counter() - started:.1f} s",
         file=sys.stderr,
     )
     return bank
@@ -125,12 +141,17 @@ def header(client: hindsight_pg.Client) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", nargs="?", help="LoCoMo JSON file (default: the shared dev split)")
+    parser.add_argument("--modes", default="turn,facts", help="turn, facts or both, separated by commas")
     parser.add_argument("--conversations", type=int, default=0, help="use only the first N conversations")
-    parser.add_argument("--configs", default="", help="subset of configuration names, separated by ';'")
+    parser.add_argument("--methods", default="", help="subset of method names, separated by ';'")
+    parser.add_argument("--extra", action="store_true", help="also run the configurations tried while tuning")
     parser.add_argument("--output", default="bench/results/locomo.json", help="where to write the figures")
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
 
+    modes = [m.strip() for m in args.modes.split(",") if m.strip()]
+    if unknown := [m for m in modes if m not in MODES]:
+        parser.error(f"unknown mode {unknown[0]!r}: choose from {', '.join(MODES)}")
     path = Path(args.path) if args.path else find_locomo()
     if path is None or not path.exists():
         print("LoCoMo data not found: pass a path or set HINDSIGHT_LOCOMO. Skipping.", file=sys.stderr)
@@ -138,15 +159,34 @@ def main() -> None:
     conversations = load_locomo(path)
     if args.conversations:
         conversations = conversations[: args.conversations]
-    configs = {k: v for k, v in CONFIGS.items() if not args.configs or k in args.configs.split(";")}
+    methods = {**METHODS, **(EXTRA if args.extra else {})}
+    if args.methods:
+        wanted = [m.strip() for m in args.methods.split(";")]
+        if unknown := [m for m in wanted if m not in methods]:
+            parser.error(f"unknown method {unknown[0]!r}: choose from {'; '.join(methods)}")
+        methods = {m: methods[m] for m in wanted}
 
     client = hindsight_pg.connect(args.dsn)
     print(header(client))
-    questions: list[tuple[str, Question, Any]] = []
+    output: dict[str, Any] = {"header": header(client), "data": str(path), "modes": {}}
+    for mode in modes:
+        print(f"\n== mode {mode} ({MODES[mode]} extractor)")
+        output["modes"][mode] = run_mode(client, conversations, mode, methods)
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(output, indent=1))
+    print(f"\nwritten to {out}; bench/report.py puts the figures in docs/")
+
+
+def run_mode(
+    client: hindsight_pg.Client, conversations: list[LocomoConversation], mode: str, methods: dict[str, Any]
+) -> dict[str, Any]:
+    """Every method over every question of ``conversations`` in ``mode``'s banks: the mode's figures."""
+    questions: list[tuple[str, Question]] = []
     dropped_ids = 0
     last_time: dict[str, Any] = {}
     for conv in conversations:
-        bank = ensure_bank(client, conv)
+        bank = ensure_bank(client, conv, mode)
         known = {item.metadata["dia_id"] for item in conv.items}  # type: ignore[index]
         last_time[bank] = conv.last_session_time
         for qa in conv.questions:
@@ -155,53 +195,67 @@ def main() -> None:
             evidence, dropped = normalise_evidence(qa.get("evidence", []), known)
             dropped_ids += dropped
             if evidence:
-                questions.append((bank, Question(conv.sample_id, qa["question"], qa["category"], evidence), None))
-    embeddings = client.embedder.embed([q.text for _, q, _ in questions], kind="query")
-    print(f"{len(questions)} questions of categories 1-4 from {len(conversations)} conversations; "
-          f"{dropped_ids} malformed or unknown evidence ids dropped")  # fmt: skip
+                questions.append((bank, Question(conv.sample_id, qa["question"], qa["category"], evidence)))
+    embeddings = client.embedder.embed([q.text for _, q in questions], kind="query")
+    units = client.conn.execute(
+        "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = ANY(%s)", (list(last_time),)
+    ).fetchone()[0]  # fmt: skip
+    print(f"{len(questions)} questions of categories 1-4 from {len(conversations)} conversations"
+          f" ({units} memory units); {dropped_ids} malformed or unknown evidence ids dropped")  # fmt: skip
 
     results: dict[str, dict[str, Any]] = {}
-    for name, extra in configs.items():
+    for name, extra in methods.items():
         per_question = []
-        for bank in last_time:
-            client.conn.execute(
-                "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = %s",
-                (json.dumps(extra.get("bank_config", {})), bank),
-            )
-        started = time.perf_counter()
-        for (bank, question, _), embedding in zip(questions, embeddings, strict=True):
-            rows = client.conn.execute(
-                "SELECT metadata->>'dia_id' FROM hindsight.recall(bank_id => %(b)s, query => %(q)s,"
-                " query_embedding => %(e)s, query_timestamp => %(t)s, budget => %(budget)s, arms => %(arms)s,"
-                " passthrough => %(passthrough)s)",
-                {"b": bank, "q": question.text, "e": embedding, "t": last_time[bank],
-                 "budget": extra.get("budget", "mid"), "arms": extra.get("arms"),
-                 "passthrough": extra.get("passthrough", "normalized")},
-            ).fetchall()  # fmt: skip
-            per_question.append((question.category, metrics([r[0] for r in rows], question.evidence)))
-        elapsed = time.perf_counter() - started
-        for bank in last_time:
-            client.conn.execute(
-                "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = %s",
-                (list(extra.get("bank_config", {})), bank),
-            )
-        table = {"overall": _mean([m for _, m in per_question])}
-        for cat, label in CATEGORIES.items():
-            table[label] = _mean([m for c, m in per_question if c == cat])
-        results[name] = {"metrics": table, "ms_per_question": 1000 * elapsed / len(questions)}
-        o = table["overall"]
-        print(f"{name:<34} R@5 {o['R@5']:.3f}  R@10 {o['R@10']:.3f}  NDCG@10 {o['NDCG@10']:.3f}  "
+        set_config(client, list(last_time), extra.get("bank_config", {}))
+        try:
+            started = time.perf_counter()
+            for (bank, question), embedding in zip(questions, embeddings, strict=True):
+                rows = client.conn.execute(
+                    "SELECT metadata->>'dia_id' FROM hindsight.recall(bank_id => %(b)s, query => %(q)s,"
+                    " query_embedding => %(e)s, query_timestamp => %(t)s, budget => %(budget)s, arms => %(arms)s,"
+                    " passthrough => %(passthrough)s)",
+                    {"b": bank, "q": question.text, "e": embedding, "t": last_time[bank],
+                     "budget": extra.get("budget", "mid"), "arms": extra.get("arms"),
+                     "passthrough": extra.get("passthrough", "normalized")},
+                ).fetchall()  # fmt: skip
+                per_question.append((question.category, metrics([r[0] for r in rows], question.evidence)))
+            elapsed = time.perf_counter() - started
+        finally:
+            reset_config(client, list(last_time), list(extra.get("bank_config", {})))
+        by_category = {label: _mean([m for c, m in per_question if c == cat]) for cat, label in CATEGORIES.items()}
+        results[name] = {
+            "overall": _mean([m for _, m in per_question]),
+            "by_category": by_category,
+            "ms_per_question": 1000 * elapsed / len(questions),
+        }
+        o = results[name]["overall"]
+        print(f"{name:<38} R@5 {o['R@5']:.3f}  R@10 {o['R@10']:.3f}  NDCG@10 {o['NDCG@10']:.3f}  "
               f"all@10 {o['all@10']:.3f}  ({results[name]['ms_per_question']:.1f} ms/question)")  # fmt: skip
 
     print("\nRecall@10 per category")
-    print(f"{'configuration':<34}" + "".join(f"{label:>13}" for label in CATEGORIES.values()))
+    print(f"{'method':<38}" + "".join(f"{label:>13}" for label in CATEGORIES.values()))
     for name, result in results.items():
-        print(f"{name:<34}" + "".join(f"{result['metrics'][label]['R@10']:>13.3f}" for label in CATEGORIES.values()))
-    out = Path(args.output)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"header": header(client), "questions": len(questions), "dropped_ids": dropped_ids,
-                               "results": results}, indent=1))  # fmt: skip
-    print(f"\nwritten to {out}")
+        print(
+            f"{name:<38}" + "".join(f"{result['by_category'][label]['R@10']:>13.3f}" for label in CATEGORIES.values())
+        )
+    return {"questions": len(questions), "memory_units": units, "dropped_ids": dropped_ids, "results": results}
+
+
+def set_config(client: hindsight_pg.Client, banks: list[str], changes: dict[str, Any]) -> None:
+    """Merge ``changes`` into the banks' config (undone by :func:`reset_config`)."""
+    if changes:
+        client.conn.execute(
+            "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = ANY(%s)",
+            (json.dumps(changes), banks),
+        )
+
+
+def reset_config(client: hindsight_pg.Client, banks: list[str], keys: list[str]) -> None:
+    """Drop ``keys`` from the banks' config: their defaults apply again."""
+    if keys:
+        client.conn.execute(
+            "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = ANY(%s)", (keys, banks)
+        )
 
 
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:

@@ -20,7 +20,7 @@ from ._errors import (
     InvalidInputError,
     ServerError,
 )
-from ._extract import Extractor, Fact, OfflineExtractor
+from ._extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
 from ._llm import LLMExtractor
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
@@ -49,6 +49,7 @@ __all__ = [
     "RetainResult",
     "Scores",
     "ServerError",
+    "VerbatimExtractor",
     "__version__",
     "connect",
     "parse_temporal",

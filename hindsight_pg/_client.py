@@ -27,7 +27,7 @@ from hindsight_pl import chunking, text
 from ._dedupe import Deduplicator
 from ._embedding import Embedder, MiniLMEmbedder
 from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
-from ._extract import Extractor, OfflineExtractor
+from ._extract import Extractor, OfflineExtractor, VerbatimExtractor
 from ._llm import LLMExtractor
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
@@ -89,7 +89,9 @@ def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
 
 
 def bank_extractor(config: Mapping[str, Any]) -> Extractor:
-    """The extractor a bank's config asks for: offline (default) or llm (docs/retain.md)."""
+    """The extractor a bank's config asks for: offline (default), verbatim or llm (docs/retain.md)."""
+    if config.get("extractor") == "verbatim":
+        return VerbatimExtractor(agent_name=str(config.get("agent_name", "assistant")))
     if config.get("extractor") == "llm":
         return LLMExtractor(
             base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),

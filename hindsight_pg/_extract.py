@@ -8,6 +8,8 @@ Two extractors share one interface (:class:`Extractor`); a bank picks one with i
   query analyzer's rules (``hindsight_pl.temporal``); entities are the speaker, the
   caller's names, and proper-noun spans and quoted names in the text.
 * :class:`LLMExtractor` (``_llm.py``): any OpenAI-compatible chat-completions endpoint.
+* :class:`VerbatimExtractor`: each chunk is one fact as written (no dates), the
+  "one memory per turn" protocol of the LoCoMo literature.
 
 docs/retain.md describes both.
 """
@@ -410,6 +412,42 @@ class OfflineExtractor:
                 start, end = _add_year(start), _add_year(end)
             fact.occurred_start, fact.occurred_end = start, end
         return fact
+
+
+class VerbatimExtractor:
+    """One fact per chunk, its text as given: no splitting and no dates (only ``mentioned_at``).
+
+    Entities are the caller's, the speaker (``speaker`` or a leading ``Name:``) and the
+    names :func:`find_names` finds; the fact is ``experience`` when the speaker is
+    ``agent_name`` (case-insensitive). Chunks with no letter or digit give no fact.
+    """
+
+    def __init__(self, *, agent_name: str = "assistant") -> None:
+        self.agent_name = agent_name.strip().lower()
+
+    def extract(
+        self,
+        chunks: Sequence[str],
+        *,
+        timestamp: datetime,
+        entities: Sequence[str] = (),
+        speaker: str | None = None,
+    ) -> list[Fact]:
+        facts = []
+        for index, chunk in enumerate(chunks):
+            said = chunk.strip()
+            if not is_fact(said):
+                continue
+            turn = _TURN.match(said)
+            is_turn = bool(turn and len(turn.group("speaker").split()) <= 4)
+            who = turn.group("speaker").strip() if turn and is_turn else speaker
+            body = turn.group("said") if turn and is_turn else said
+            names: dict[str, str] = {}
+            for name in [*entities, *([who] if who else []), *find_names(body, known=entities)]:
+                names.setdefault(name.lower(), name)
+            fact_type = "experience" if who and who.lower() == self.agent_name else "world"
+            facts.append(Fact(text=said, chunk_index=index, fact_type=fact_type, entities=list(names.values())))
+        return facts
 
 
 def _in_the_past(said: str) -> bool:

@@ -149,8 +149,8 @@ BEGIN
         RAISE EXCEPTION 'keyword_backend pg_search needs the pg_search extension and its index'
             USING ERRCODE = '0A000', HINT = 'Run SELECT hindsight.enable_pg_search(); (docs/scale-out.md).';
     END IF;
-    IF config->>'extractor' NOT IN ('offline', 'llm') THEN
-        RAISE EXCEPTION 'extractor must be offline or llm, got "%"', config->>'extractor'
+    IF config->>'extractor' NOT IN ('offline', 'verbatim', 'llm') THEN
+        RAISE EXCEPTION 'extractor must be offline, verbatim or llm, got "%"', config->>'extractor'
             USING ERRCODE = '22023', HINT = 'llm also needs llm_base_url and llm_model (docs/retain.md).';
     END IF;
     IF config->>'extractor' = 'llm' AND (coalesce(config->>'llm_base_url', '') = '' OR coalesce(config->>'llm_model', '') = '') THEN

@@ -158,7 +158,7 @@ def test_an_answer_off_the_schema_raises(client, db, chat_server, llm_bank):
 def test_the_llm_extractor_needs_a_url_and_a_model(client):
     with pytest.raises(InvalidInputError, match="extractor llm needs llm_base_url and llm_model"):
         client.create_bank("x", config={"extractor": "llm"})
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="extractor must be offline or llm"):
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="extractor must be offline, verbatim or llm"):
         client.conn.execute("SELECT hindsight.create_bank('y', config => '{\"extractor\": \"gpt\"}')")
 
 

@@ -128,6 +128,16 @@ def test_the_agents_own_turns_are_experience(client, db):
     }
 
 
+def test_a_verbatim_bank_stores_each_turn_whole_without_dates(client, db):
+    client.create_bank("v", config={"extractor": "verbatim"})
+    turn = "Caroline: I went to the LGBTQ support group yesterday. I told Melanie about it."
+    client.retain_batch("v", [{"content": turn, "timestamp": "2023-05-08T13:56:00Z"}])
+    ((text, row),) = units(db, "v").items()
+    assert text == turn and row["occurred_start"] is None and row["occurred_end"] is None
+    assert row["mentioned_at"] == datetime(2023, 5, 8, 13, 56, tzinfo=UTC)
+    assert row["names"] == ["Caroline", "LGBTQ", "Melanie"]
+
+
 def test_naive_and_aware_timestamps_are_stored_in_utc(client, db):
     client.create_bank("t")
     client.retain("t", "The naive note was written.", timestamp="2024-06-10T12:00:00")

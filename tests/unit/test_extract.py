@@ -11,6 +11,7 @@ from hindsight_pg._dedupe import Deduplicator
 from hindsight_pg._extract import (
     Fact,
     OfflineExtractor,
+    VerbatimExtractor,
     find_names,
     group_sentences,
     has_verb,
@@ -155,3 +156,19 @@ def test_llm_fact_text_dates_and_halves():
     text = " ".join(f"Sentence {i} is here." for i in range(40))
     first, second = _halves(text)
     assert f"{first} {second}" == text and abs(len(first) - len(second)) < len(text) // 3
+
+
+def test_verbatim_extractor_keeps_each_chunk_whole():
+    extractor = VerbatimExtractor(agent_name="Assistant")
+    facts = extractor.extract(
+        ["Caroline: I moved to Berlin last March. It was cold.", "...", "assistant: Noted, Caroline."],
+        timestamp=SAID,
+        entities=["Trip"],
+    )
+    assert [(f.text, f.chunk_index, f.fact_type, f.entities) for f in facts] == [
+        ("Caroline: I moved to Berlin last March. It was cold.", 0, "world", ["Trip", "Caroline", "Berlin"]),
+        ("assistant: Noted, Caroline.", 2, "experience", ["Trip", "assistant", "Caroline"]),
+    ]
+    assert all(f.occurred_start is None and f.occurred_end is None for f in facts)
+    (fact,) = extractor.extract(["We met Dana in Oslo."], timestamp=SAID, speaker="Assistant")
+    assert (fact.fact_type, fact.entities) == ("experience", ["Assistant", "Dana", "Oslo"])

@@ -1,0 +1,187 @@
+"""Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
+
+Reads bench/results/{locomo,latency,retain}.json (written by the benchmark scripts; a
+missing file leaves its part of the docs as it was) and writes
+
+* docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
+  "latency": {bank: {...}}, "retain": {...}, "meta": {script: header}};
+* docs/benchmarks.png: LoCoMo Recall@10 per category and method (one panel per mode) and
+  recall latency per bank size;
+* the tables of docs/benchmarks.md between "<!-- generated: NAME -->" and
+  "<!-- end generated -->" (the analysis around them is written by hand).
+
+    .venv/bin/python bench/report.py
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+RESULTS = Path("bench/results")
+DOCS = Path("docs")
+CATEGORIES = ["multi-hop", "temporal", "open-domain", "single-hop"]
+MAIN_METHODS = ["full", "semantic", "bm25", "graph", "temporal", "semantic+bm25"]
+LATENCY_ROWS = [
+    "bare kNN LIMIT 10",
+    "bare kNN LIMIT 300, ef_search 300",
+    "keyword arm alone, native (ts_rank_cd, 300)",
+    "keyword arm alone, bm25 (300)",
+    "recall low (native)",
+    "recall mid (native)",
+    "recall high (native)",
+    "recall low (bm25)",
+    "recall mid (bm25)",
+    "recall high (bm25)",
+]
+
+
+def main() -> None:
+    found = {name: _load(name) for name in ("locomo", "latency", "retain")}
+    summary_path = DOCS / "benchmarks.json"
+    summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
+    summary.setdefault("meta", {})
+    tables: dict[str, str] = {}
+    if (locomo := found["locomo"]) is not None:
+        summary["locomo"] = {
+            mode: {m: {"overall": r["overall"], "by_category": r["by_category"]} for m, r in run["results"].items()}
+            for mode, run in locomo["modes"].items()
+        }
+        summary["meta"]["locomo"] = locomo["header"]
+        for mode, run in locomo["modes"].items():
+            tables[f"locomo {mode}"] = locomo_table(run)
+    if (latency := found["latency"]) is not None:
+        summary["latency"] = {k: v for k, v in latency.items() if k != "header"}
+        summary["meta"]["latency"] = latency["header"]
+        tables["latency"] = latency_table(latency)
+    if (retain := found["retain"]) is not None:
+        summary["retain"] = {k: v for k, v in retain.items() if k != "header"}
+        summary["meta"]["retain"] = retain["header"]
+    summary_path.write_text(json.dumps(summary, indent=1) + "\n")
+    print(f"written {summary_path}")
+    if tables:
+        fill_tables(DOCS / "benchmarks.md", tables)
+    if locomo is not None and latency is not None:
+        chart(locomo, latency, DOCS / "benchmarks.png")
+
+
+def _load(name: str) -> dict[str, Any] | None:
+    path = RESULTS / f"{name}.json"
+    if not path.exists():
+        print(f"{path} not found: run bench/{name}.py first; its part of docs/ is left as it was")
+        return None
+    return json.loads(path.read_text())
+
+
+def locomo_table(run: dict[str, Any]) -> str:
+    """Markdown: overall figures per method, then Recall@10 per category."""
+    lines = [
+        f"{run['questions']} questions, {run['memory_units']} memory units, "
+        f"{run['dropped_ids']} malformed or unknown evidence ids dropped.",
+        "",
+        "| method | R@5 | R@10 | NDCG@10 | all evidence in top 10 | ms / question |",
+        "|---|---|---|---|---|---|",
+    ]
+    for name, result in run["results"].items():
+        o = result["overall"]
+        cells = [f"{o[k]:.3f}" for k in ("R@5", "R@10", "NDCG@10", "all@10")] + [f"{result['ms_per_question']:.1f}"]
+        label = f"**{name}**" if name == "full" else name
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines += ["", "Recall@10 per category:", "", "| method | " + " | ".join(CATEGORIES) + " |"]
+    lines.append("|---|" + "---|" * len(CATEGORIES))
+    for name, result in run["results"].items():
+        lines.append(f"| {name} | " + " | ".join(f"{result['by_category'][c]['R@10']:.3f}" for c in CATEGORIES) + " |")
+    return "\n".join(lines)
+
+
+def latency_table(latency: dict[str, Any]) -> str:
+    """Markdown: median and p95 per measurement and bank, the ratio to bare kNN, and the phases."""
+    banks = [k for k in latency if k.startswith("bench-latency-")]
+    sizes = [f"{int(b.rsplit('-', 1)[1]):,}" for b in banks]
+    lines = ["| ms | " + " | ".join(f"{s} median | p95" for s in sizes) + " |", "|---|" + "---|---|" * len(banks)]
+    for row in LATENCY_ROWS:
+        if all(row in latency[b]["ms"] for b in banks):
+            cells = [f"{latency[b]['ms'][row]['median']:.2f} | {latency[b]['ms'][row]['p95']:.2f}" for b in banks]
+            lines.append(f"| {row} | " + " | ".join(cells) + " |")
+    lines.append(
+        "| recall mid (native) / bare kNN LIMIT 300 | "
+        + " | ".join(f"{latency[b]['ratio_mid_to_knn300']:.1f}× | " for b in banks)
+        + " |"
+    )
+    lines += ["", "Phases of a mid recall (trace, medians, ms, native backend):", ""]
+    lines += ["| phase | " + " | ".join(sizes) + " |", "|---|" + "---|" * len(banks)]
+    for phase in latency[banks[0]]["phases_median_ms"]:
+        lines.append(f"| {phase} | " + " | ".join(f"{latency[b]['phases_median_ms'][phase]:.1f}" for b in banks) + " |")
+    return "\n".join(lines)
+
+
+def fill_tables(path: Path, tables: dict[str, str]) -> None:
+    """Replace each generated block of ``path`` whose name is in ``tables``; report names with no block."""
+    text = path.read_text()
+    for name, table in tables.items():
+        pattern = re.compile(rf"(<!-- generated: {re.escape(name)} -->\n).*?(<!-- end generated -->)", re.S)
+        text, count = pattern.subn(lambda m, t=table: m.group(1) + t + "\n" + m.group(2), text)
+        if not count:
+            print(f"{path} has no block '<!-- generated: {name} -->': its table was not written")
+    path.write_text(text)
+    print(f"written the tables of {path}")
+
+
+def chart(locomo: dict[str, Any], latency: dict[str, Any], out: Path) -> None:
+    modes = list(locomo["modes"])
+    fig, axes = plt.subplots(1, len(modes) + 1, figsize=(6 * (len(modes) + 1), 5))
+    groups = ["overall", *CATEGORIES]
+    for ax, mode in zip(axes, modes, strict=False):
+        results = locomo["modes"][mode]["results"]
+        methods = [m for m in MAIN_METHODS if m in results]
+        width = 0.8 / len(methods)
+        for i, method in enumerate(methods):
+            values = [
+                results[method]["overall"]["R@10"] if g == "overall" else results[method]["by_category"][g]["R@10"]
+                for g in groups
+            ]
+            ax.bar([x + i * width for x in range(len(groups))], values, width, label=method)
+        ax.set_xticks([x + width * (len(methods) - 1) / 2 for x in range(len(groups))])
+        ax.set_xticklabels(groups, fontsize=9)
+        ax.set_ylim(0, 1)
+        ax.set_ylabel("Recall@10")
+        ax.set_title(f"LoCoMo dev, {mode} mode ({locomo['modes'][mode]['questions']} questions)")
+        ax.legend(fontsize=8, ncol=2)
+    right = axes[-1]
+    banks = [k for k in latency if k.startswith("bench-latency-")]
+    shown = {
+        "bare kNN LIMIT 10": "kNN 10",
+        "bare kNN LIMIT 300, ef_search 300": "kNN 300\n(ef 300)",
+        "keyword arm alone, native (ts_rank_cd, 300)": "keyword\nts_rank_cd",
+        "keyword arm alone, bm25 (300)": "keyword\nBM25",
+        "recall low (native)": "recall low",
+        "recall mid (native)": "recall mid",
+        "recall high (native)": "recall high",
+    }
+    rows, labels = list(shown), list(shown.values())
+    width = 0.8 / len(banks)
+    for i, bank in enumerate(banks):
+        values = [latency[bank]["ms"][r]["median"] for r in rows]
+        right.bar(
+            [x + i * width for x in range(len(rows))], values, width, label=f"{int(bank.rsplit('-', 1)[1]):,} units"
+        )
+    right.set_xticks([x + width * (len(banks) - 1) / 2 for x in range(len(rows))])
+    right.set_xticklabels(labels, fontsize=8, rotation=30, ha="right")
+    right.set_ylabel("median ms")
+    right.set_title("Recall latency without a cross-encoder")
+    right.legend()
+    fig.suptitle(f"{locomo['header']}  |  latency: {latency['header']}", fontsize=8)
+    fig.tight_layout()
+    fig.savefig(out, dpi=100)
+    print(f"written {out}")
+
+
+if __name__ == "__main__":
+    main()
