@@ -1,12 +1,13 @@
 # hindsight_pg
 #
-#   make install   (as root) everything a fresh Debian 12 machine needs: Debian
-#                  packages, pgvector, the extension, the in-database Python,
-#                  the driver's virtual environment. A second run changes nothing.
-#   make demo      install if needed, then retain a sample conversation and recall.
-#   make test      unit and database tests (installs the extension files first).
-#   make lint      ruff and mypy.
-#   make bench     LoCoMo quality and recall latency (docs/benchmarks.md), about 15 minutes.
+#   make install       (as root) everything a fresh Debian 12 machine needs: Debian
+#                      packages, pgvector, the extension, the in-database Python,
+#                      the driver's virtual environment. A second run changes nothing.
+#   make demo          install if needed, then retain a sample conversation and recall.
+#   make test          unit and database tests (installs the extension files first).
+#   make lint          ruff and mypy.
+#   make bench         LoCoMo quality and recall latency (docs/benchmarks.md), about 15 minutes.
+#   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
 # versioned script from sql/, `make install-extension` installs it.
@@ -71,7 +72,7 @@ else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench bench-retain clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -157,6 +158,9 @@ bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/locomo.py
 	$(VENV)/bin/python bench/latency.py
 	$(VENV)/bin/python bench/temporal.py
+	$(VENV)/bin/python bench/report.py
+
+bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/retain.py
 	$(VENV)/bin/python bench/report.py
 

@@ -20,10 +20,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
 import statistics
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -31,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _common import header
 
 import hindsight_pg
 
@@ -187,15 +186,11 @@ def main() -> None:
 
     client = hindsight_pg.connect(args.dsn)
     conn = client.conn
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    pg, vec = conn.execute(
-        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
-    ).fetchone()
-    print(f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores")
+    print(header(conn))
     parts = component_vectors(client.embedder)
     queries = make_queries(args.queries, random.Random(7))
     embeddings = client.embedder.embed([q for q, _ in queries], kind="query")
-    report: dict[str, Any] = {"header": f"commit {commit}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"}
+    report: dict[str, Any] = {"header": header(conn)}
 
     for size in [int(s) for s in args.sizes.split(",")]:
         bank = f"bench-latency-{size}"

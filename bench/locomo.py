@@ -24,15 +24,15 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from _common import header
 
 import hindsight_pg
 from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo
@@ -130,14 +130,6 @@ def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation, mode: str
     return bank
 
 
-def header(client: hindsight_pg.Client) -> str:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    pg, vec = client.conn.execute(
-        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
-    ).fetchone()
-    return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("path", nargs="?", help="LoCoMo JSON file (default: the shared dev split)")
@@ -167,8 +159,8 @@ def main() -> None:
         methods = {m: methods[m] for m in wanted}
 
     client = hindsight_pg.connect(args.dsn)
-    print(header(client))
-    output: dict[str, Any] = {"header": header(client), "data": str(path), "modes": {}}
+    print(header(client.conn))
+    output: dict[str, Any] = {"header": header(client.conn), "data": str(path), "modes": {}}
     for mode in modes:
         print(f"\n== mode {mode} ({MODES[mode]} extractor)")
         output["modes"][mode] = run_mode(client, conversations, mode, methods)

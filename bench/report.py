@@ -63,7 +63,7 @@ def main() -> None:
         tables["latency"] = latency_table(latency)
     if (retain := found["retain"]) is not None:
         summary["retain"] = {k: v for k, v in retain.items() if k != "header"}
-        summary["meta"]["retain"] = retain["header"]
+        summary["meta"]["retain"] = retain.get("header", "?")
     summary_path.write_text(json.dumps(summary, indent=1) + "\n")
     print(f"written {summary_path}")
     if tables:

@@ -22,14 +22,14 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import random
-import subprocess
 import sys
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+
+from _common import header
 
 import hindsight_pg
 from hindsight_pg._dedupe import Deduplicator
@@ -152,8 +152,7 @@ def main() -> None:
     args = parser.parse_args()
 
     client = hindsight_pg.connect(args.dsn)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
-    print(f"commit {commit or '?'}, {os.cpu_count()} cores", file=sys.stderr)
+    print(header(client.conn))
     turns = conversation(args.turns + args.tail + args.end_to_end)
     started = time.perf_counter()
     prepared = payloads(client, turns[: args.turns + args.tail])
@@ -190,7 +189,7 @@ def main() -> None:
     client.delete_bank(e2e_bank)
 
     result = {
-        "commit": commit, "turns": args.turns, "facts_before_tail": done,
+        "header": header(client.conn), "turns": args.turns, "facts_before_tail": done,
         "tail": {"facts": tail_facts, "seconds": tail_seconds, "facts_per_s": tail_facts / tail_seconds},
         "copy_baseline": {"facts": base_facts, "seconds": base_seconds, "facts_per_s": base_facts / base_seconds},
         "curve": curve, "links": links, "entities": entities,

@@ -14,6 +14,7 @@ import statistics
 import time
 
 import psycopg
+from _common import header
 
 import hindsight_pg
 
@@ -35,6 +36,7 @@ def main() -> None:
     args = parser.parse_args()
     dsn = args.dsn or hindsight_pg.connect(args.dsn, embedder=None).conn.info.dsn
     with psycopg.connect(dsn, autocommit=True) as conn:  # a fresh session: nothing imported yet
+        print(header(conn))
         first = timed(conn, "last week")
         first_fallback = timed(conn, FALLBACK[0])
         groups = {"no date signal": NO_SIGNAL, "explicit rule": RULES, "dateparser fallback": FALLBACK}

@@ -310,7 +310,7 @@ def import_locomo(
             client.create_bank(bank_id, name=f"LoCoMo {conv.sample_id}: {' and '.join(conv.speakers)}")
             count = _retain_with_progress(client, bank_id, conv.items, f"import {conv.sample_id}")
             skipped = f", {conv.skipped_turns} empty turn(s) skipped" if conv.skipped_turns else ""
-            out.print(f"bank {bank_id!r}: {count} turns retained{skipped}")
+            out.print(f"bank {bank_id!r}: {len(conv.items)} turns retained as {count} memory units{skipped}")
 
 
 @app.command()

@@ -1,0 +1,18 @@
+"""What every benchmark prints first: the git commit, PostgreSQL and pgvector versions, the core count."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import psycopg
+
+
+def header(conn: psycopg.Connection) -> str:
+    """One line, e.g. ``commit fa90a4d, PostgreSQL 15.20 (...), pgvector 0.8.0, 2 cores``."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    row = conn.execute(
+        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
+    ).fetchone()
+    pg, vec = row if row else ("?", "?")
+    return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"
