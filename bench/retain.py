@@ -32,8 +32,8 @@ from typing import Any
 from _common import header
 
 import hindsight_pg
-from hindsight_pg._dedupe import Deduplicator
-from hindsight_pg._extract import OfflineExtractor
+from hindsight_pl.dedupe import Deduplicator
+from hindsight_pl.extract import OfflineExtractor
 
 GROUP = 64
 NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kira", "Luis", "Mira", "Nils",

@@ -8,9 +8,10 @@
 """
 
 from hindsight_pl import __version__
+from hindsight_pl.extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
+from hindsight_pl.providers import Embedder, HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker, Reranker
 
 from ._client import Client, connect
-from ._embedding import Embedder, MiniLMEmbedder
 from ._errors import (
     BankExistsError,
     BankNotFoundError,
@@ -18,9 +19,9 @@ from ._errors import (
     ExtractionError,
     HindsightError,
     InvalidInputError,
+    ProviderError,
     ServerError,
 )
-from ._extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
 from ._llm import LLMExtractor
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
@@ -38,14 +39,19 @@ __all__ = [
     "ExtractionError",
     "Extractor",
     "Fact",
+    "HTTPEmbedder",
+    "HTTPReranker",
     "HindsightError",
     "InvalidInputError",
     "LLMExtractor",
+    "LocalEmbedder",
+    "LocalReranker",
     "MemoryItem",
-    "MiniLMEmbedder",
     "OfflineExtractor",
+    "ProviderError",
     "RecallResponse",
     "RecallResult",
+    "Reranker",
     "RetainResult",
     "Scores",
     "ServerError",

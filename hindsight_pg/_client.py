@@ -8,7 +8,6 @@ the pipeline.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 from collections import Counter
@@ -22,12 +21,12 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import chunking, text
+from hindsight_pl import chunking, providers, text, units
+from hindsight_pl.dedupe import Deduplicator
+from hindsight_pl.extract import Extractor, OfflineExtractor, VerbatimExtractor
+from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 
-from ._dedupe import Deduplicator
-from ._embedding import Embedder, MiniLMEmbedder
-from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database
-from ._extract import Extractor, OfflineExtractor, VerbatimExtractor
+from ._errors import ExtensionError, HindsightError, InvalidInputError, ProviderError, from_database
 from ._llm import LLMExtractor
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
@@ -39,13 +38,21 @@ DSN_ENV = "HINDSIGHT_PG_DSN"
 RETAIN_GROUP_SIZE = 64
 
 
-def connect(dsn: str | None = None, *, embedder: Embedder | None = None, extractor: Extractor | None = None) -> Client:
+def connect(
+    dsn: str | None = None,
+    *,
+    embedder: Embedder | None = None,
+    extractor: Extractor | None = None,
+    reranker: Reranker | None = None,
+) -> Client:
     """Connect to a database that has the hindsight_pg extension and return a :class:`Client`.
 
     ``dsn`` is a libpq connection string or URI; without it, ``$HINDSIGHT_PG_DSN``;
     without that, the embedded server (started if needed, see
-    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2;
-    ``extractor`` (if given) replaces each bank's configured fact extractor.
+    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2 in
+    this process; ``extractor`` (if given) replaces each bank's configured fact
+    extractor; ``reranker`` (e.g. :class:`LocalReranker`) scores recall candidates in
+    this process instead of the bank's in-database cross-encoder (docs/providers.md).
 
     Raises :class:`ServerError` when the embedded server cannot start,
     :class:`ExtensionError` when the database lacks the extension, and
@@ -65,7 +72,7 @@ def connect(dsn: str | None = None, *, embedder: Embedder | None = None, extract
             hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
         )
     register_vector(conn)
-    return Client(conn, embedder=embedder, extractor=extractor)
+    return Client(conn, embedder=embedder, extractor=extractor, reranker=reranker)
 
 
 @contextlib.contextmanager
@@ -74,6 +81,17 @@ def _database_errors() -> Iterator[None]:
         yield
     except psycopg.Error as exc:
         raise from_database(exc) from exc
+
+
+@contextlib.contextmanager
+def _provider_errors() -> Iterator[None]:
+    """A model provider's failure as the driver's typed :class:`ProviderError`."""
+    try:
+        yield
+    except providers.ProviderError as exc:
+        if isinstance(exc, ProviderError):
+            raise
+        raise ProviderError(str(exc)) from exc
 
 
 def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
@@ -126,10 +144,12 @@ class Client:
         conn: psycopg.Connection[Any],
         embedder: Embedder | None = None,
         extractor: Extractor | None = None,
+        reranker: Reranker | None = None,
     ) -> None:
         self.conn = conn
-        self.embedder: Embedder = embedder or MiniLMEmbedder()
+        self.embedder: Embedder = embedder or LocalEmbedder()
         self.extractor = extractor
+        self.reranker = reranker
 
     def close(self) -> None:
         """Close the connection."""
@@ -316,47 +336,13 @@ class Client:
         self, bank_id: str, group: list[dict[str, Any]], extractor: Extractor, dedupe: Deduplicator
     ) -> None:
         """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings."""
-        known = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
-        for item in group:
-            payload = item["payload"]
-            chunks: list[str] = payload["chunks"]
-            old = known.get(payload["document_id"], Counter())
-            fresh = []
-            for index, chunk in enumerate(chunks):
-                digest = hashlib.sha256(chunk.encode()).hexdigest()
-                if old[digest] > 0:  # unchanged: its memories stay (hindsight.retain keeps them)
-                    if payload["update_mode"] == "replace":
-                        old[digest] -= 1
-                    continue
-                fresh.append(index)
-            facts = extractor.extract(
-                [chunks[i] for i in fresh], timestamp=item["timestamp"], entities=item["entities"],
-                speaker=item["speaker"],
-            )  # fmt: skip
-            for fact in facts:
-                fact.chunk_index = fresh[fact.chunk_index]
-            item["facts"] = dedupe.by_text(facts)
-        units = [fact for item in group for fact in item["facts"]]
-        vectors: Any = self.embedder.embed([f.text for f in units], kind="passage") if units else []
-        embedding = dict(zip(map(id, units), vectors, strict=True))
-        for item in group:
-            kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]])
-            position = {id(fact): n for n, fact in enumerate(kept)}
-            index_of = {n: id(fact) for n, fact in enumerate(item["facts"])}
-            item["payload"]["units"] = [
-                {
-                    "text": fact.text,
-                    "chunk_index": fact.chunk_index,
-                    "fact_type": fact.fact_type,
-                    "entities": fact.entities,
-                    "occurred_start": fact.occurred_start.isoformat() if fact.occurred_start else None,
-                    "occurred_end": fact.occurred_end.isoformat() if fact.occurred_end else None,
-                    "caused_by": [position[index_of[c]] for c in fact.caused_by
-                                  if c in index_of and index_of[c] in position],
-                    "embedding": [float(x) for x in embedding[id(fact)]],
-                }
-                for fact in kept
-            ]  # fmt: skip
+
+        def embed(texts: list[str]) -> Any:
+            with _provider_errors():
+                return self.embedder.embed(texts, kind="passage")
+
+        stored = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
+        units.fill_units(group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored)
 
     def _chunk_hashes(self, bank_id: str, document_ids: list[str | None]) -> dict[str, Counter[str]]:
         """SHA-256 of the chunks each existing document has, counted (a text may repeat)."""
@@ -440,20 +426,49 @@ class Client:
             window = Range(start, end, "[]")
         with _database_errors():
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
-        embedding = self.embedder.embed([query], kind="query")[0]
+        with _provider_errors():
+            embedding = self.embedder.embed([query], kind="query")[0]
+        common = {
+            "bank_id": bank_id, "query": query, "query_embedding": embedding, "budget": budget,
+            "max_tokens": max_tokens, "types": _names(types, "types"), "tags": _names(tags, "tags"),
+            "tags_match": tags_match, "query_timestamp": _utc(query_timestamp, "query_timestamp"), "trace": trace,
+            "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
+            "arms": _names(arms, "arms"),
+        }  # fmt: skip
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(
-                "SELECT * FROM hindsight.recall(bank_id => %s, query => %s, query_embedding => %s,"
-                " budget => %s, max_tokens => %s, types => %s, tags => %s, tags_match => %s,"
-                " query_timestamp => %s, trace => %s, temporal_window => %s::tstzrange, fusion => %s,"
-                " cap_per_source => %s, arms => %s, passthrough => %s)",
-                (
-                    bank_id, query, embedding, budget, max_tokens,
-                    _names(types, "types"), _names(tags, "tags"),
-                    tags_match, _utc(query_timestamp, "query_timestamp"), trace, window, fusion,
-                    cap_per_source, _names(arms, "arms"), passthrough,
-                ),
-            )  # fmt: skip
+            if self.reranker is None:  # one statement; the bank's in-database cross-encoder, if any
+                cur.execute(
+                    "SELECT * FROM hindsight.recall(bank_id => %(bank_id)s, query => %(query)s,"
+                    " query_embedding => %(query_embedding)s, budget => %(budget)s, max_tokens => %(max_tokens)s,"
+                    " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
+                    " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
+                    " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
+                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s, passthrough => %(passthrough)s)",
+                    {**common, "passthrough": passthrough},
+                )
+            else:  # the driver's cross-encoder between the two halves of the pipeline
+                cur.execute(
+                    "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
+                    " array_agg(c.rerank_text ORDER BY c.candidate_rank) AS texts"
+                    " FROM hindsight.recall_candidates(bank_id => %(bank_id)s, query => %(query)s,"
+                    " query_embedding => %(query_embedding)s, budget => %(budget)s, max_tokens => %(max_tokens)s,"
+                    " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
+                    " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
+                    " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
+                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s) AS c",
+                    common,
+                )
+                found = cur.fetchone() or {}
+                scores = None
+                if found.get("texts"):
+                    with _provider_errors():
+                        scores = [float(x) for x in self.reranker.rerank(query, found["texts"])]
+                cur.execute(
+                    "SELECT * FROM hindsight.recall_finish(%s, coalesce(%s::hindsight.recall_candidate[], '{}'),"
+                    " %s::float8[], %s, %s, %s, %s, %s)",
+                    (bank_id, found.get("candidates"), scores, budget, max_tokens, common["query_timestamp"],
+                     passthrough, trace),
+                )  # fmt: skip
             rows = cur.fetchall()
             trace_doc = None
             if trace:

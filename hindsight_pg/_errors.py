@@ -9,12 +9,15 @@ SQLSTATE   exception
 HS404      :class:`BankNotFoundError`
 22xxx      :class:`InvalidInputError`
 23505      :class:`BankExistsError` (from ``create_bank``)
+HS502      :class:`ProviderError` (an in-database model provider failed)
 =========  ==========================
 """
 
 from __future__ import annotations
 
 import psycopg
+
+from hindsight_pl import providers
 
 
 class HindsightError(Exception):
@@ -50,6 +53,10 @@ class ExtractionError(HindsightError):
     """Fact extraction failed (the LLM endpoint erred or answered off-schema); nothing was written."""
 
 
+class ProviderError(HindsightError, providers.ProviderError):
+    """A model provider (embedding model, cross-encoder, model server) failed; the message names it."""
+
+
 class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
 
@@ -67,6 +74,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = BankExistsError
     elif sqlstate.startswith("22"):
         cls = InvalidInputError
+    elif sqlstate == "HS502":
+        cls = ProviderError
     elif sqlstate in ("58P01", "0A000", "42883", "3F000"):
         cls = ExtensionError
     else:

@@ -17,9 +17,9 @@ from datetime import UTC, datetime
 from typing import Any
 
 from hindsight_pl import chunking
+from hindsight_pl.extract import Fact, is_fact
 
 from ._errors import ExtractionError
-from ._extract import Fact, is_fact
 
 FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",
                "entities", "causal_relations"]  # fmt: skip

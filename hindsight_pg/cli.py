@@ -23,7 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from hindsight_pl import __version__
 
 from ._client import Client, connect
-from ._errors import HindsightError, InvalidInputError
+from ._errors import HindsightError, InvalidInputError, ProviderError
 from ._inputs import load_locomo, read_items
 from ._server import EmbeddedServer
 from ._types import MemoryItem, RecallResponse
@@ -332,6 +332,36 @@ def mcp(
         anyio.run(lambda: server.run_streamable_http_async(host=host, port=port))
     else:
         anyio.run(server.run_stdio_async)
+
+
+@app.command("serve-models")
+def serve_models(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8081,
+    embedding_model: Annotated[
+        str, typer.Option(help="all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path.")
+    ] = "all-MiniLM-L6-v2",
+    reranker_model: Annotated[
+        str | None, typer.Option(help="A sentence-transformers CrossEncoder path or name (default: no /rerank).")
+    ] = None,
+) -> None:
+    """Serve the local embedding model and cross-encoder over the text-embeddings-inference protocol
+    (POST /embed, POST /rerank, GET /health), for {"kind": "http", "url": ...} providers (docs/providers.md)."""
+    from hindsight_pl import providers
+
+    from ._model_server import serve
+
+    embedder = providers.LocalEmbedder(embedding_model)
+    reranker = providers.LocalReranker(reranker_model) if reranker_model else None
+    try:  # load now: a bad model fails here, not on the first request
+        embedder.embed(["warm-up"])
+        if reranker is not None:
+            reranker.rerank("warm-up", ["warm-up"])
+    except providers.ProviderError as exc:
+        raise ProviderError(str(exc)) from exc
+    err.print(f"hindsight-pg model server on http://{host}:{port} (embeddings: {embedding_model}; "
+              f"cross-encoder: {reranker_model or 'none'})")  # fmt: skip
+    serve(embedder, reranker, host, port)
 
 
 @app.command()

@@ -87,6 +87,15 @@ BEGIN
             USING ERRCODE = '22023';
     END IF;
     FOR config_key, config_value IN SELECT * FROM jsonb_each(config) LOOP
+        IF config_key IN ('embedding_provider', 'reranker_provider') THEN
+            -- in-database providers load models and call URLs as the server's operating-system user
+            IF NOT hindsight._is_superuser(hindsight._invoker()) THEN
+                RAISE EXCEPTION 'only a superuser may set a bank''s %', config_key
+                    USING ERRCODE = '42501', HINT = 'Without it the bank uses the database-wide setting (docs/providers.md).';
+            END IF;
+            PERFORM hindsight._check_provider(config_value, replace(config_key, '_provider', ''));
+            CONTINUE;
+        END IF;
         IF NOT defaults ? config_key THEN
             RAISE EXCEPTION 'unknown bank config key "%"', config_key
                 USING ERRCODE = '22023', HINT = format('Known keys: %s.',
@@ -186,7 +195,9 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._check_config(jsonb) IS
     'Validates a bank config against hindsight._default_config() (known keys, JSON types, ranges, enums, '
-    'strategy_boosts arms and tiers) and returns it; raises 22023 naming the bad key.';
+    'strategy_boosts arms and tiers; embedding_provider and reranker_provider by hindsight._check_provider, set by '
+    'superusers only: 42501) and returns it; raises 22023 naming the bad key. Trigger banks_config_checked runs '
+    'it on every insert and config update.';
 
 CREATE OR REPLACE FUNCTION hindsight.create_bank(
     bank_id text,

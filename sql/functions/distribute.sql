@@ -14,6 +14,7 @@ DECLARE
         'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int)',
         'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[])',
         'hindsight.retain(text, jsonb)',
+        'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
         'hindsight.bank_config(text)'];
     t text;
     f text;
@@ -41,6 +42,9 @@ BEGIN
         END IF;
         done := done || ('hindsight.' || t);
     END LOOP;
+    -- The database-wide settings are read everywhere: a reference table, copied to every worker.
+    PERFORM create_reference_table('hindsight.settings');
+    done := done || 'hindsight.settings'::text;
     -- A call with a bank id runs on the worker that holds the bank.
     FOREACH f IN ARRAY functions LOOP
         EXECUTE format('SELECT create_distributed_function(%L, %L, colocate_with => %L)',
@@ -52,6 +56,7 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.distribute(int) IS
     'On a Citus coordinator: distributes every bank-keyed table by bank_id (shard_count shards, colocated with '
-    'banks) and distributes recall, recall_json, recall_candidates, retain and bank_config by their bank_id '
-    'argument, so one call runs on the worker holding the bank. Returns what it distributed. Raises 0A000 when '
+    'banks), makes hindsight.settings a reference table, and distributes recall, recall_json, recall_candidates, '
+    'retain, retain_text and bank_config by their bank_id argument, so one call runs on the worker holding the bank '
+    '(in-database models then load on the workers: docs/providers.md). Returns what it distributed. Raises 0A000 when '
     'Citus is not installed. See docs/scale-out.md.';

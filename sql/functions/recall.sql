@@ -48,20 +48,27 @@ RETURNS TABLE (
 )
 LANGUAGE sql
 AS $$
+    WITH c AS MATERIALIZED (
+        SELECT ARRAY(SELECT c FROM hindsight.recall_candidates(
+                         bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match, query_timestamp,
+                         trace, temporal_window, fusion, cap_per_source, arms) AS c
+                     ORDER BY c.candidate_rank) AS candidates
+    )
     SELECT f.*
-    FROM hindsight.recall_finish(
+    FROM c, LATERAL hindsight.recall_finish(
         bank_id,
-        ARRAY(SELECT c FROM hindsight.recall_candidates(
-                  bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match, query_timestamp,
-                  trace, temporal_window, fusion, cap_per_source, arms) AS c
-              ORDER BY c.candidate_rank),
-        NULL, budget, max_tokens, query_timestamp, passthrough, trace) AS f
+        c.candidates,
+        -- the rerank stage: the bank's cross-encoder, when it has one, scores the pre-filtered candidates
+        CASE WHEN cardinality(c.candidates) > 0 AND hindsight.provider_config(bank_id, 'reranker')->>'kind' <> 'none'
+             THEN hindsight.rerank(bank_id, query, ARRAY(SELECT x.rerank_text FROM unnest(c.candidates) x)) END,
+        budget, max_tokens, query_timestamp, passthrough, trace) AS f
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):
-hindsight.recall_finish over hindsight.recall_candidates, without a cross-encoder (docs/recall.md gives every
-formula). Arms (each LIMIT recall_budget; budget low|mid|high = 100|300|1000, or adaptive): semantic (cosine to
-query_embedding, vector(384); skipped when NULL), bm25 (OR of the query's words, ts_rank_cd), graph (entity,
+hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
+it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
+recall_budget; budget low|mid|high = 100|300|1000, or adaptive): semantic (cosine to query_embedding,
+vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), bm25 (OR of the query's words, ts_rank_cd), graph (entity,
 semantic and causal links from the semantic hits, tanh activation), temporal (units in temporal_window, then
 spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Cormack et al. 2009), or
 interleave. Score: passthrough (fused / best fused) times recency, temporal-proximity and proof boosts.
@@ -71,7 +78,7 @@ any|all|any_strict|all_strict|exact. trace => true stores a JSON trace in the se
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
 temporal_proximity, proof, and each arm's rank and score (NULL when the arm did not return the unit).
 Errors: HS404 unknown bank; 22023 bad budget, max_tokens, tags_match, types, arms, fusion, window or
-embedding; 22004 NULL query.$$;
+embedding; 22004 NULL query; HS502 a model provider failed.$$;
 
 CREATE OR REPLACE FUNCTION hindsight.recall_json(
     bank_id text,

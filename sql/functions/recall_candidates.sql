@@ -115,6 +115,14 @@ BEGIN
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
     SELECT * INTO strategy FROM hindsight._strategy(cfg);
 
+    -- Without a query embedding, the bank's embedding provider makes one in the database
+    -- (not for a query without a letter or digit: there is nothing to mean).
+    IF query_embedding IS NULL AND (run_arms && ARRAY['semantic', 'graph']) AND query ~ '[[:alnum:]]' THEN
+        step := clock_timestamp();
+        query_embedding := (hindsight.embed(bank_id, ARRAY[query], 'query'))[1];
+        ms := ms || jsonb_build_object('embed', extract(epoch FROM clock_timestamp() - step) * 1000);
+    END IF;
+
     -- Semantic arm (also the graph arm's seeds).
     IF query_embedding IS NOT NULL AND (run_arms && ARRAY['semantic', 'graph']) THEN
         step := clock_timestamp();
@@ -122,8 +130,8 @@ BEGIN
         ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
-    -- Keyword arm: true BM25 from term statistics (default), native full text
-    -- search ranked with ts_rank_cd (keyword_backend = native), or ParadeDB's
+    -- Keyword arm: native full text search ranked with ts_rank_cd (default), true
+    -- BM25 from term statistics (keyword_backend = bm25), or ParadeDB's
     -- pg_search (keyword_backend = pg_search, _keyword_pg_search.sql).
     IF 'bm25' = ANY (run_arms) THEN
         step := clock_timestamp();
@@ -250,7 +258,8 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[]) IS
-$$First half of hindsight.recall: runs the arms (semantic, bm25, graph, temporal; arms => a subset),
+$$First half of hindsight.recall: runs the arms (semantic, bm25, graph, temporal; arms => a subset; without
+query_embedding the bank's embedding provider embeds the query in the database, hindsight.embed),
 fuses them (fusion => 'rrf' with per-bank arm_weights and strategy_boosts rank divisors, or 'interleave';
 cap_per_source keeps each arm's top N first) and keeps the best reranker_max_candidates (300) by fused
 score. Returns hindsight.recall_candidate rows in fused order, each with the text a cross-encoder should

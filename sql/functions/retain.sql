@@ -578,10 +578,11 @@ BEGIN
         PERFORM hindsight._link_units(retain.bank_id, new_ids);
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
         SELECT DISTINCT retain.bank_id, l.a, l.b, l.kind, 1.0
-        FROM (SELECT t.o, w.uo, w.v, row_number() OVER (ORDER BY t.o, w.uo) AS n,
-                     (SELECT coalesce(sum(jsonb_array_length(coalesce(y->'units', '[]'))), 0)
-                      FROM jsonb_array_elements(items) WITH ORDINALITY AS q(y, p) WHERE q.p < t.o) AS first_n
-              FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+        FROM (SELECT t.o, w.uo, w.v, row_number() OVER (ORDER BY t.o, w.uo) AS n, t.first_n
+              -- first_n: the units of the items before this one (a running sum, not a subquery per unit)
+              FROM (SELECT i.x, i.o, coalesce(sum(jsonb_array_length(coalesce(i.x->'units', '[]'))) OVER (
+                        ORDER BY i.o ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS first_n
+                    FROM jsonb_array_elements(items) WITH ORDINALITY AS i(x, o)) t,
                    jsonb_array_elements(coalesce(t.x->'units', '[]')) WITH ORDINALITY AS w(v, uo)) u,
              jsonb_array_elements_text(coalesce(u.v->'caused_by', '[]')) AS c(target),
              LATERAL (VALUES (new_ids[u.n], new_ids[u.first_n + c.target::int + 1], 'caused_by'),

@@ -168,3 +168,14 @@ SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_units', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.entities', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.unit_entities', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_links', '');
+
+-- Database-wide settings: the model providers banks use unless their config names their own.
+CREATE TABLE hindsight.settings (
+    name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider')),
+    value jsonb NOT NULL CHECK (jsonb_typeof(value) = 'object')
+);
+COMMENT ON TABLE hindsight.settings IS
+    'Database-wide defaults: embedding_provider and reranker_provider (docs/providers.md); a missing row means '
+    'the built-in default (local all-MiniLM-L6-v2; no reranker). A bank''s config keys of the same names take '
+    'precedence. Change with hindsight.set_setting.';
+SELECT pg_catalog.pg_extension_config_dump('hindsight.settings', '');

@@ -213,3 +213,22 @@ COMMENT ON FUNCTION hindsight._unlink_units() IS
 
 CREATE TRIGGER memory_units_unlinked AFTER DELETE ON hindsight.memory_units
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._unlink_units();
+
+-- Every bank config is validated, however it is written (create_bank, UPDATE, a restore).
+CREATE FUNCTION hindsight._banks_config_checked()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'INSERT' OR NEW.config IS DISTINCT FROM OLD.config THEN
+        PERFORM hindsight._check_config(NEW.config);
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION hindsight._banks_config_checked() IS
+    'Trigger: validates a bank''s config with hindsight._check_config on insert and on every config change.';
+
+CREATE TRIGGER banks_config_checked BEFORE INSERT OR UPDATE OF config ON hindsight.banks
+    FOR EACH ROW EXECUTE FUNCTION hindsight._banks_config_checked();

@@ -105,6 +105,7 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.banks, hindsight.documents, hi
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.bank_members TO PUBLIC;
 GRANT SELECT ON hindsight._bank_counts, hindsight._bm25_terms, hindsight._bm25_postings,
     hindsight._entity_cooccurrences TO PUBLIC;
+GRANT SELECT ON hindsight.settings TO PUBLIC;
 
 CREATE FUNCTION hindsight._invoker()
 RETURNS name

@@ -16,7 +16,7 @@ import pytest
 from pgvector.psycopg import register_vector
 from pytest_postgresql import factories
 
-from hindsight_pg import Client, MiniLMEmbedder
+from hindsight_pg import Client, LocalEmbedder
 from hindsight_pg._server import pg_command
 
 
@@ -51,12 +51,12 @@ def db(postgresql: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
 
 
 @pytest.fixture(scope="session")
-def embedder() -> MiniLMEmbedder:
+def embedder() -> LocalEmbedder:
     """The real all-MiniLM-L6-v2, loaded once per session."""
-    return MiniLMEmbedder()
+    return LocalEmbedder()
 
 
 @pytest.fixture
-def client(db: psycopg.Connection[Any], embedder: MiniLMEmbedder) -> Iterator[Client]:
+def client(db: psycopg.Connection[Any], embedder: LocalEmbedder) -> Iterator[Client]:
     """A driver client on the fresh database."""
     yield Client(db, embedder=embedder)

@@ -24,6 +24,7 @@ def test_every_key_of_a_bank_table_includes_bank_id(db):
         SELECT c.conrelid::regclass::text, c.conname
         FROM pg_constraint c JOIN pg_namespace n ON n.oid = c.connamespace
         WHERE n.nspname = 'hindsight' AND c.contype IN ('p', 'u', 'f')
+          AND c.conrelid <> 'hindsight.settings'::regclass  -- database-wide, no bank
           AND NOT EXISTS (SELECT FROM unnest(c.conkey) k
                           JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = k
                           WHERE a.attname = 'bank_id')
@@ -48,6 +49,7 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
         "hindsight.unit_entities",
         "hindsight.memory_links",
         "hindsight.bank_members",
+        "hindsight.settings",
     }
 
 

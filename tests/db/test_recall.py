@@ -107,10 +107,10 @@ def test_stop_words_only_query_skips_the_keyword_arm(db):
     assert [r["text"] for r in doc["results"]] == ["The note."]
 
 
-def test_recall_without_embedding_uses_keywords_only(db):
+def test_recall_of_the_keyword_arm_alone_needs_no_embedding(db):
     bank(db, "b")
     put(db, "b", [("Giraffes are tall.", vec(d0=1)), ("Zebras have stripes.", vec(d1=1))])
-    rows = recall(db, "b", "zebra stripes", None)
+    rows = recall(db, "b", "zebra stripes", None, arms=["bm25", "temporal"])
     assert [r["text"] for r in rows] == ["Zebras have stripes."]
     assert rows[0]["semantic_rank"] is None and rows[0]["bm25_rank"] == 1
 
@@ -290,7 +290,7 @@ def test_recall_json_and_trace(db):
     assert trace["fusion"] == trace["fusion"] | {"method": "rrf", "k": 60, "fused": 2}
     assert trace["packing"] == {"candidates": 2, "kept": 2, "tokens": 10, "max_tokens": 4096}
     assert trace["total_ms"] >= trace["arms"]["semantic"]["ms"]
-    (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples')").fetchone()
+    (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples', arms => ARRAY['bm25'])").fetchone()
     assert plain["trace"] is None and len(plain["results"]) == 1
 
 
@@ -300,7 +300,7 @@ def test_recall_works_in_a_lateral_join(db):
     rows = db.execute(
         """SELECT q.question, r.text
            FROM (VALUES ('apples'), ('bananas')) AS q(question)
-           CROSS JOIN LATERAL hindsight.recall('b', q.question) AS r
+           CROSS JOIN LATERAL hindsight.recall('b', q.question, arms => ARRAY['bm25']) AS r
            ORDER BY 1"""
     ).fetchall()
     assert rows == [("apples", "Apples are red."), ("bananas", "Bananas are yellow.")]

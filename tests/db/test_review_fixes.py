@@ -101,15 +101,15 @@ def test_every_part_of_a_long_chunk_counts_in_its_embedding(embedder):
 def test_sql_recall_of_punctuation_returns_nothing(db):
     bank(db, "b")
     put(db, "b", [("A note.", vec(d0=1))])
-    assert recall(db, "b", "?!?", None) == []
-    assert json.loads(json.dumps(recall(db, "b", "note", None)[0]["tags"])) == []
+    assert recall(db, "b", "?!?", None) == []  # nothing to embed, no keyword: nothing recalled
+    assert json.loads(json.dumps(recall(db, "b", "note", None, arms=["bm25"])[0]["tags"])) == []
 
 
 def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
     bank(db, "b", keyword_backend="bm25")
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
-    rows = recall(db, "b", "kiwi", None)
+    rows = recall(db, "b", "kiwi", None, arms=["bm25"])
     # same tf; BM25 normalises by length: the two 3-lexeme units (an exact tie) before the 6-lexeme one
     assert {r["text"] for r in rows[:2]} == {"Another kiwi note.", "Short kiwi note."}
     assert rows[2]["text"] == "A much longer note about the kiwi harvest this year."

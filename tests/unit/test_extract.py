@@ -7,8 +7,9 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from hindsight_pg._dedupe import Deduplicator
-from hindsight_pg._extract import (
+from hindsight_pg._llm import _date, _halves, fact_text
+from hindsight_pl.dedupe import Deduplicator
+from hindsight_pl.extract import (
     Fact,
     OfflineExtractor,
     VerbatimExtractor,
@@ -18,7 +19,6 @@ from hindsight_pg._extract import (
     normalise,
     split_sentences,
 )
-from hindsight_pg._llm import _date, _halves, fact_text
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import numpy as np
 
-from ._extract import Fact, normalise
+from .extract import Fact, normalise
 
 
 class Deduplicator:

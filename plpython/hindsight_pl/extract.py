@@ -24,7 +24,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Protocol
 
-from hindsight_pl import temporal, temporal_zh, text
+from . import temporal, temporal_zh, text
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")

@@ -1,0 +1,136 @@
+"""Model providers: milliseconds to embed a query and to rerank 300 candidates on each path, and recall
+latency with and without the rerank stage, in one run.
+
+Paths: the driver's own models (local), the same models inside a database session
+(hindsight.embed / hindsight.rerank, local), and the model server (hindsight-pg serve-models,
+started here in this process) called from the driver and from the database (http).
+
+No trained cross-encoder ships here, so the rerank figures use the tests' tiny random one (two
+layers, 32 wide: a lower bound) and, as a proxy for ms-marco-MiniLM-L-6-v2 (the same six-layer,
+384-wide architecture as all-MiniLM-L6-v2), MiniLM embedding the 300 "query [SEP] candidate" pairs.
+
+    .venv/bin/python bench/providers.py [--bank B] [--queries 50]
+
+Recall runs on the bank bench-locomo-turn-conv-26 (made by bench/locomo.py) unless --bank.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from _common import header
+
+import hindsight_pg
+from hindsight_pl.providers import HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+from _models import build_tiny_cross_encoder, model_server
+
+QUERIES = [
+    "What did Caroline research?", "When did Melanie sign up for a pottery class?", "Where did Caroline move from?",
+    "What does Melanie paint?", "Who went camping at the lake?", "What did Caroline do at the support group?",
+]  # fmt: skip
+
+
+def timed(call: Callable[[], Any], repeat: int) -> dict[str, float]:
+    """Median and p95 milliseconds of ``call`` over ``repeat`` runs (after one warm-up)."""
+    call()
+    values = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        call()
+        values.append((time.perf_counter() - started) * 1000)
+    values.sort()
+    return {"median": statistics.median(values), "p95": values[int(0.95 * (len(values) - 1))]}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--bank", default="bench-locomo-turn-conv-26")
+    parser.add_argument("--queries", type=int, default=50, help="timed runs per figure")
+    parser.add_argument("--output", default="bench/results/providers.json")
+    parser.add_argument("--dsn", default=None)
+    args = parser.parse_args()
+
+    client = hindsight_pg.connect(args.dsn)
+    conn = client.conn
+    print(header(conn))
+    if conn.execute("SELECT count(*) FROM hindsight.banks WHERE bank_id = %s", (args.bank,)).fetchone()[0] == 0:
+        print(f"bank {args.bank!r} not found: run bench/locomo.py first, or pass --bank. Skipping.", file=sys.stderr)
+        return
+    candidates = [r[0] for r in conn.execute(
+        "SELECT text FROM hindsight.memory_units WHERE bank_id = %s ORDER BY id LIMIT 300", (args.bank,))]  # fmt: skip
+    tiny_path = build_tiny_cross_encoder(Path(tempfile.mkdtemp(prefix="hindsight-bench-ce-")) / "model")
+    minilm, tiny = LocalEmbedder(), LocalReranker(tiny_path)
+    n = args.queries
+    query = QUERIES[0]
+    pairs = [f"{query} [SEP] {c}" for c in candidates]
+    ms: dict[str, dict[str, float]] = {}
+
+    def db_setting(name: str, value: dict[str, Any] | None) -> None:
+        conn.execute("SELECT hindsight.set_setting(%s, %s)", (name, json.dumps(value) if value else None))
+
+    def recall_sql() -> None:
+        conn.execute("SELECT count(*) FROM hindsight.recall(%s, %s)", (args.bank, query)).fetchone()
+
+    first = time.perf_counter()
+    conn.execute("SELECT hindsight.embed(%s, ARRAY['warm-up'], 'query')", (args.bank,)).fetchone()
+    print(f"first in-database embedding of a session (loads MiniLM): {(time.perf_counter() - first) * 1000:.0f} ms")
+    pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
+    rss = _rss_mb(pid)
+
+    ms["embed 1 query: driver, local"] = timed(lambda: minilm.embed([query], kind="query"), n)
+    ms["embed 1 query: database, local"] = timed(
+        lambda: conn.execute("SELECT hindsight.embed(%s, ARRAY[%s], 'query')", (args.bank, query)).fetchone(), n
+    )
+    ms["rerank 300: driver, tiny cross-encoder"] = timed(lambda: tiny.rerank(query, candidates), n)
+    ms["rerank 300: MiniLM-size proxy (embed 300 pairs)"] = timed(lambda: minilm.embed(pairs), max(5, n // 10))
+    ms["recall: driver embeds, no rerank"] = timed(lambda: client.recall(args.bank, query), n)
+    ms["recall: database embeds, no rerank"] = timed(recall_sql, n)
+    driver_rerank = hindsight_pg.Client(conn, embedder=minilm, reranker=tiny)
+    ms["recall: driver embeds and reranks (tiny)"] = timed(lambda: driver_rerank.recall(args.bank, query), n)
+    db_setting("reranker_provider", {"kind": "local", "model": tiny_path})
+    try:
+        ms["recall: database embeds and reranks (tiny)"] = timed(recall_sql, n)
+        with model_server(minilm, tiny) as url:
+            remote = {"kind": "http", "url": url}
+            ms["embed 1 query: driver, http"] = timed(lambda: HTTPEmbedder(url).embed([query], kind="query"), n)
+            ms["rerank 300: driver, http (tiny)"] = timed(lambda: HTTPReranker(url).rerank(query, candidates), n)
+            db_setting("embedding_provider", remote)
+            db_setting("reranker_provider", remote)
+            ms["embed 1 query: database, http"] = timed(
+                lambda: conn.execute("SELECT hindsight.embed(%s, ARRAY[%s], 'query')", (args.bank, query)).fetchone(),
+                n,
+            )
+            ms["recall: database embeds and reranks over http (tiny)"] = timed(recall_sql, n)
+    finally:
+        db_setting("embedding_provider", None)
+        db_setting("reranker_provider", None)
+
+    for name, figure in ms.items():
+        print(f"{name:<55} median {figure['median']:8.2f} ms   p95 {figure['p95']:8.2f} ms")
+    print(f"database session resident memory after loading MiniLM: {rss:.0f} MB")
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps({"header": header(conn), "bank": args.bank, "ms": ms, "session_rss_mb": rss}, indent=1))
+    print(f"written to {out}")
+
+
+def _rss_mb(pid: int) -> float:
+    """Resident memory of a process in MB (from /proc; the database runs on this machine)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,132 @@
+"""A model server speaking the text-embeddings-inference (TEI) protocol, over the local providers.
+
+``hindsight-pg serve-models`` runs it (uvicorn + starlette) so that many database sessions
+share one copy of the models through ``{"kind": "http", "url": ...}`` instead of loading
+them in every session (docs/providers.md). Endpoints, as TEI defines them:
+
+* ``POST /embed`` ``{"inputs": str | [str], "prompt_name": "query" | "passage" (optional)}``
+  -> ``[[float, ...], ...]`` (unit-length vectors);
+* ``POST /rerank`` ``{"query": str, "texts": [str], "raw_scores": bool}``
+  -> ``[{"index": int, "score": float}, ...]`` best first (``raw_scores`` false: sigmoid);
+* ``GET /health`` -> 200.
+
+Bad requests get 422 with ``{"error": ..., "error_type": "Validation"}``; /rerank on a server
+without a cross-encoder gets 424. One log line per request: endpoint, texts, milliseconds.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import threading
+import time
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Route
+
+from hindsight_pl.providers import Embedder, Reranker
+
+log = logging.getLogger("hindsight_pg.models")
+MAX_INPUTS = 1024
+
+
+class _Invalid(Exception):
+    pass
+
+
+def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlette:
+    """The ASGI app serving ``embedder`` (and ``reranker``, when given) over the TEI protocol."""
+    lock = threading.Lock()  # one model call at a time: the models use every core already
+
+    def _locked(call: Any, *args: Any) -> Any:
+        with lock:
+            return call(*args)
+
+    async def _body(request: Request) -> dict[str, Any]:
+        try:
+            body = await request.json()
+        except ValueError as exc:
+            raise _Invalid(f"the body is not JSON: {exc}") from None
+        if not isinstance(body, dict):
+            raise _Invalid("the body must be a JSON object")
+        return body
+
+    def _texts(value: Any, name: str) -> list[str]:
+        texts = [value] if isinstance(value, str) else value
+        if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
+            raise _Invalid(f"{name} must be a string or a list of strings")
+        if len(texts) > MAX_INPUTS:
+            raise _Invalid(f"{name} has {len(texts)} texts; at most {MAX_INPUTS} per request")
+        return texts
+
+    async def embed(request: Request) -> Response:
+        started = time.perf_counter()
+        try:
+            body = await _body(request)
+            texts = _texts(body.get("inputs"), "inputs")
+            kind = body.get("prompt_name") or "passage"
+            if kind not in ("query", "passage"):
+                raise _Invalid("prompt_name must be query or passage")
+        except _Invalid as exc:
+            return _refuse(request, str(exc), started)
+        vectors = await run_in_threadpool(_locked, embedder.embed, texts, kind)
+        _log(request, len(texts), started, 200)
+        return JSONResponse(vectors.tolist())
+
+    async def rerank(request: Request) -> Response:
+        started = time.perf_counter()
+        if reranker is None:
+            _log(request, 0, started, 424)
+            return JSONResponse(
+                {"error": "this server has no cross-encoder: start it with --reranker-model", "error_type": "Backend"},
+                status_code=424,
+            )
+        try:
+            body = await _body(request)
+            query = body.get("query")
+            if not isinstance(query, str):
+                raise _Invalid("query must be a string")
+            texts = _texts(body.get("texts"), "texts")
+        except _Invalid as exc:
+            return _refuse(request, str(exc), started)
+        scores = [float(s) for s in await run_in_threadpool(_locked, reranker.rerank, query, texts)]
+        if not body.get("raw_scores", False):
+            scores = [1 / (1 + math.exp(-s)) if math.isfinite(s) else s for s in scores]
+        ranked = sorted(range(len(texts)), key=lambda i: -scores[i] if math.isfinite(scores[i]) else math.inf)
+        _log(request, len(texts), started, 200)
+        return JSONResponse([{"index": i, "score": scores[i]} for i in ranked])
+
+    async def health(request: Request) -> Response:
+        return Response(status_code=200)
+
+    return Starlette(
+        routes=[
+            Route("/embed", embed, methods=["POST"]),
+            Route("/rerank", rerank, methods=["POST"]),
+            Route("/health", health, methods=["GET"]),
+        ]
+    )
+
+
+def _refuse(request: Request, message: str, started: float) -> Response:
+    _log(request, 0, started, 422)
+    return JSONResponse({"error": message, "error_type": "Validation"}, status_code=422)
+
+
+def _log(request: Request, texts: int, started: float, status: int) -> None:
+    log.info(
+        "%s %s: %d texts, %.1f ms, %d", request.method, request.url.path, texts, (time.perf_counter() - started) * 1000,
+        status,
+    )  # fmt: skip
+
+
+def serve(embedder: Embedder, reranker: Reranker | None, host: str, port: int) -> None:
+    """Run the server until interrupted (uvicorn, one process)."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+    uvicorn.run(create_app(embedder, reranker), host=host, port=port, log_level="warning")

@@ -1,0 +1,220 @@
+-- Model providers inside the database: embeddings and cross-encoder scores from PL/Python
+-- (hindsight_pl.providers), configured per bank or database-wide (docs/providers.md).
+
+CREATE OR REPLACE FUNCTION hindsight._check_provider(config jsonb, what text)
+RETURNS jsonb
+LANGUAGE plpython3u IMMUTABLE
+AS $$
+import json
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl import providers
+try:
+    return json.dumps(providers.check(json.loads(config), what))
+except ValueError as exc:
+    plpy.error(str(exc), sqlstate="22023", hint="e.g. {\"kind\": \"http\", \"url\": \"http://127.0.0.1:8081\"}"
+               " or {\"kind\": \"local\", \"model\": \"all-MiniLM-L6-v2\"} (docs/providers.md).")
+$$;
+COMMENT ON FUNCTION hindsight._check_provider(jsonb, text) IS
+    'Validates a provider config for what = embedding or reranker (hindsight_pl.providers.check) and returns '
+    'it; raises 22023 naming the problem.';
+
+CREATE OR REPLACE FUNCTION hindsight.set_setting(name text, value jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF name IS NULL OR name NOT IN ('embedding_provider', 'reranker_provider') THEN
+        RAISE EXCEPTION 'unknown setting "%"', name
+            USING ERRCODE = '22023', HINT = 'Settings: embedding_provider, reranker_provider.';
+    END IF;
+    IF NOT hindsight._is_superuser(hindsight._invoker()) THEN
+        RAISE EXCEPTION 'only a superuser may change %', name
+            USING ERRCODE = '42501',
+                  HINT = 'In-database providers run as the server''s operating-system user (docs/providers.md).';
+    END IF;
+    IF value IS NULL THEN
+        DELETE FROM hindsight.settings s WHERE s.name = set_setting.name;
+        RETURN hindsight._setting(name);
+    END IF;
+    INSERT INTO hindsight.settings AS s (name, value)
+    VALUES (set_setting.name, hindsight._check_provider(value, replace(set_setting.name, '_provider', '')))
+    ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = excluded.value;
+    RETURN hindsight._setting(name);
+END
+$$;
+COMMENT ON FUNCTION hindsight.set_setting(text, jsonb) IS
+    'Sets a database-wide setting (embedding_provider or reranker_provider, a provider config such as '
+    '{"kind": "http", "url": "http://127.0.0.1:8081"}) and returns its value; NULL restores the built-in default. '
+    'Superusers only (42501): in-database providers run as the server''s operating-system user. 22023 on an '
+    'unknown name or a bad config.';
+
+CREATE OR REPLACE FUNCTION hindsight._setting(name text)
+RETURNS jsonb
+LANGUAGE sql STABLE
+SET search_path FROM CURRENT
+AS $$
+    SELECT coalesce(
+        (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
+        CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "all-MiniLM-L6-v2"}'::jsonb
+                  WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb END)
+$$;
+COMMENT ON FUNCTION hindsight._setting(text) IS
+    'A database-wide setting: its row in hindsight.settings, else the built-in default.';
+
+CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF what IS NULL OR what NOT IN ('embedding', 'reranker') THEN
+        RAISE EXCEPTION 'what must be embedding or reranker, got "%"', what USING ERRCODE = '22023';
+    END IF;
+    IF bank_id IS NULL THEN
+        RETURN hindsight._setting(what || '_provider');
+    END IF;
+    RETURN coalesce(hindsight.bank_config(bank_id)->(what || '_provider'), hindsight._setting(what || '_provider'));
+END
+$$;
+COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
+    'The provider config a bank uses for what = embedding or reranker: the bank''s config key '
+    'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
+    'all-MiniLM-L6-v2; no reranker). bank_id NULL gives the database-wide one. HS404 unknown bank.';
+
+CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text DEFAULT 'passage')
+RETURNS vector[]
+LANGUAGE plpython3u
+AS $$
+import json
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl import providers
+if kind not in ("query", "passage"):
+    plpy.error(f"kind must be query or passage, got {kind!r}", sqlstate="22023")
+plan = GD.get("hindsight_provider_plan") or GD.setdefault(
+    "hindsight_provider_plan", plpy.prepare("SELECT hindsight.provider_config($1, $2) AS c", ["text", "text"]))
+config = json.loads(plpy.execute(plan, [bank_id, "embedding"])[0]["c"])
+try:
+    vectors = providers.cached(GD.setdefault("hindsight_providers", {}), "embedding", config).embed(
+        [t or "" for t in (texts or [])], kind)
+except providers.ProviderError as exc:
+    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
+               "'embedding') (docs/providers.md).")
+except ValueError as exc:
+    plpy.error(str(exc), sqlstate="22023")
+return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
+$$;
+COMMENT ON FUNCTION hindsight.embed(text, text[], text) IS
+$$Embeds texts with the bank's embedding provider (hindsight.provider_config(bank_id, 'embedding')) inside the
+database: kind = query or passage (E5 models prefix "query: " / "passage: "). Returns one unit-length vector(384)
+per text, in order. A local model loads once per database session (all-MiniLM-L6-v2: about 5 s and 0.5 GB);
+an http provider calls a TEI-protocol server. Errors: HS502 when the provider fails (the message names the
+model or URL), 22023 bad kind, HS404 unknown bank.$$;
+
+CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
+RETURNS float8[]
+LANGUAGE plpython3u
+AS $$
+import json
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl import providers
+plan = GD.get("hindsight_provider_plan") or GD.setdefault(
+    "hindsight_provider_plan", plpy.prepare("SELECT hindsight.provider_config($1, $2) AS c", ["text", "text"]))
+config = json.loads(plpy.execute(plan, [bank_id, "reranker"])[0]["c"])
+try:
+    model = providers.cached(GD.setdefault("hindsight_providers", {}), "reranker", config)
+    if model is None:
+        return None
+    return model.rerank(query or "", [d or "" for d in (documents or [])]).tolist()
+except providers.ProviderError as exc:
+    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
+               "'reranker') (docs/providers.md).")
+except ValueError as exc:
+    plpy.error(str(exc), sqlstate="22023")
+$$;
+COMMENT ON FUNCTION hindsight.rerank(text, text, text[]) IS
+$$Scores (query, document) pairs with the bank's cross-encoder (hindsight.provider_config(bank_id, 'reranker'))
+inside the database: raw scores (logits), one per document in order, or NULL when the bank has no reranker
+(kind none). A local CrossEncoder loads once per database session; an http provider calls a TEI-protocol
+server's /rerank with raw_scores. Errors: HS502 when the provider fails (naming the model or URL), HS404
+unknown bank.$$;
+
+CREATE OR REPLACE FUNCTION hindsight.retain_text(
+    bank_id text,
+    content text,
+    document_id text DEFAULT NULL,
+    mentioned_at timestamptz DEFAULT NULL,
+    context text DEFAULT NULL,
+    tags text[] DEFAULT NULL,
+    metadata jsonb DEFAULT NULL,
+    entities text[] DEFAULT NULL,
+    speaker text DEFAULT NULL,
+    update_mode text DEFAULT 'replace'
+)
+RETURNS TABLE (document_id text, unit_id uuid)
+LANGUAGE plpython3u
+AS $$
+import json
+from collections import Counter
+from datetime import UTC, datetime
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl import chunking, providers, text, units
+from hindsight_pl.dedupe import Deduplicator
+from hindsight_pl.extract import OfflineExtractor, VerbatimExtractor
+
+config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
+if config.get("extractor") == "llm":
+    plpy.error("retain_text runs the offline or verbatim extractor inside the database; this bank's is llm",
+               sqlstate="0A000", hint="Retain through the hindsight_pg driver, which calls the LLM endpoint.")
+cleaned = text.clean_text(content or "")
+if not text.is_meaningful(cleaned):
+    plpy.error(f"content is blank or has only punctuation: {cleaned[:40]!r}", sqlstate="22023",
+               hint="Retain text that has at least one letter or digit.")
+if update_mode not in ("replace", "append"):
+    plpy.error(f"update_mode must be replace or append, got {update_mode!r}", sqlstate="22023")
+said = plpy.execute(plpy.prepare("SELECT extract(epoch FROM coalesce($1, now()))::float8 AS t", ["timestamptz"]),
+                    [mentioned_at])[0]["t"]
+moment = datetime.fromtimestamp(said, UTC)
+names = [n for n in (text.clean_text(e).strip() for e in (entities or []) if e) if n]
+who = (text.clean_text(speaker).strip() or None) if speaker else None
+if config.get("extractor") == "verbatim":
+    extractor = VerbatimExtractor(agent_name=config.get("agent_name", "assistant"))
+else:
+    extractor = OfflineExtractor(agent_name=config.get("agent_name", "assistant"),
+                                 time_zone=config.get("time_zone", "UTC"), hemisphere=config.get("hemisphere", "north"))
+item = {
+    "entities": names, "speaker": who, "timestamp": moment,
+    "payload": {
+        "document_id": document_id, "update_mode": update_mode, "content": cleaned,
+        "context": text.clean_text(context) if context else None, "timestamp": moment.isoformat(),
+        "tags": [text.clean_text(t) for t in (tags or []) if t is not None],
+        "metadata": json.loads(metadata) if metadata else {}, "chunks": chunking.chunk_text(cleaned),
+    },
+}
+stored = Counter()
+if document_id:
+    rows = plpy.execute(plpy.prepare("SELECT content_hash FROM hindsight.chunks WHERE bank_id = $1 AND document_id = $2",
+                                     ["text", "text"]), [bank_id, document_id])
+    stored.update(r["content_hash"] for r in rows)
+embed_config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.provider_config($1, 'embedding') AS c", ["text"]),
+                                       [bank_id])[0]["c"])
+try:
+    embedder = providers.cached(GD.setdefault("hindsight_providers", {}), "embedding", embed_config)
+    units.fill_units([item], extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"),
+                     dedupe=Deduplicator(float(config.get("dedupe_similarity", 0.95))),
+                     stored={document_id or "": stored})
+except providers.ProviderError as exc:
+    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
+               "'embedding') (docs/providers.md).")
+rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id FROM hindsight.retain($1, $2::jsonb)", ["text", "text"]),
+                    [bank_id, json.dumps([item["payload"]])])
+return [(r["document_id"], r["unit_id"]) for r in rows]
+$$;
+COMMENT ON FUNCTION hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
+$$Retains raw text from SQL alone: cleans and chunks content (at most 3,000 characters a chunk), extracts facts
+with the bank's offline or verbatim extractor (docs/retain.md), embeds them with the bank's embedding provider
+(hindsight.embed) and stores them with hindsight.retain, all inside the database and in one transaction.
+mentioned_at (when the text was said or written; relative dates in it count from there) defaults to now(); entities and speaker are the caller's names; update_mode replace | append for an existing
+document_id (unchanged chunks keep their memories). Returns (document_id, unit_id) per new memory unit (unit_id
+NULL when the text gave none). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 0A000 a bank
+whose extractor is llm (retain through the driver), HS502 the embedding provider failed.$$;
