@@ -85,11 +85,20 @@ def test_errors_print_one_line_and_exit_1(db, dsn, monkeypatch, capsys):
 
 def test_help_lists_every_command():
     result = invoke("--help")
-    for command in ("retain", "recall", "banks", "server", "demo", "import-locomo"):
+    for command in ("retain", "recall", "banks", "server", "demo", "import-locomo", "entities", "mcp", "serve-models"):
         assert command in result.output
     result = invoke("server", "--help")
     for command in ("start", "stop", "status"):
         assert command in result.output
+
+
+def test_serve_models_refuses_a_missing_cross_encoder_before_listening(monkeypatch, capsys, tmp_path):
+    missing = tmp_path / "no-model"
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "serve-models", "--reranker-model", str(missing)])
+    with pytest.raises(SystemExit) as info:
+        cli.main()
+    assert info.value.code == 1
+    assert capsys.readouterr().err.startswith(f"error: cross-encoder '{missing}' could not be loaded")
 
 
 def test_entities_speaker_and_append(dsn, tmp_path):
