@@ -157,6 +157,7 @@ test: $(VENV)/.installed install-extension
 bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/locomo.py
 	$(VENV)/bin/python bench/latency.py
+	$(VENV)/bin/python bench/providers.py
 	$(VENV)/bin/python bench/temporal.py
 	$(VENV)/bin/python bench/report.py
 

@@ -1,10 +1,10 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain}.json (written by the benchmark scripts; a
+Reads bench/results/{locomo,latency,retain,providers}.json (written by the benchmark scripts; a
 missing file leaves its part of the docs as it was) and writes
 
 * docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
-  "latency": {bank: {...}}, "retain": {...}, "meta": {script: header}};
+  "latency": {bank: {...}}, "retain": {...}, "providers": {...}, "meta": {script: header}};
 * docs/benchmarks.png: LoCoMo Recall@10 per category and method (one panel per mode) and
   recall latency per bank size;
 * the tables of docs/benchmarks.md between "<!-- generated: NAME -->" and
@@ -44,7 +44,7 @@ LATENCY_ROWS = [
 
 
 def main() -> None:
-    found = {name: _load(name) for name in ("locomo", "latency", "retain")}
+    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers")}
     summary_path = DOCS / "benchmarks.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     summary.setdefault("meta", {})
@@ -61,6 +61,10 @@ def main() -> None:
         summary["latency"] = {k: v for k, v in latency.items() if k != "header"}
         summary["meta"]["latency"] = latency["header"]
         tables["latency"] = latency_table(latency)
+    if (models := found["providers"]) is not None:
+        summary["providers"] = {k: v for k, v in models.items() if k != "header"}
+        summary["meta"]["providers"] = models["header"]
+        tables["providers"] = providers_table(models)
     if (retain := found["retain"]) is not None:
         summary["retain"] = {k: v for k, v in retain.items() if k != "header"}
         summary["meta"]["retain"] = retain.get("header", "?")
@@ -119,6 +123,15 @@ def latency_table(latency: dict[str, Any]) -> str:
     lines += ["| phase | " + " | ".join(sizes) + " |", "|---|" + "---|" * len(banks)]
     for phase in latency[banks[0]]["phases_median_ms"]:
         lines.append(f"| {phase} | " + " | ".join(f"{latency[b]['phases_median_ms'][phase]:.1f}" for b in banks) + " |")
+    return "\n".join(lines)
+
+
+def providers_table(models: dict[str, Any]) -> str:
+    """Markdown: median and p95 per measurement of bench/providers.py."""
+    lines = [f"On bank `{models['bank']}`; a database session that loaded MiniLM holds "
+             f"{models['session_rss_mb']:.0f} MB resident.", "", "| ms | median | p95 |", "|---|---|---|"]  # fmt: skip
+    for name, figure in models["ms"].items():
+        lines.append(f"| {name} | {figure['median']:.2f} | {figure['p95']:.2f} |")
     return "\n".join(lines)
 
 

@@ -7,6 +7,8 @@ VERSION=$(sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
 LIB=/usr/local/lib/hindsight_pg/python/$VERSION
 make extension PG_CONFIG="$PG_CONFIG"
 make PGXS_MODE=1 PG_CONFIG="$PG_CONFIG" install
-python3 -m pip install --break-system-packages --no-cache-dir --target "$LIB" -r plpython/requirements.txt
+# torch from PyTorch's CPU index: PyPI's default build pulls CUDA libraries of several GB
+python3 -m pip install --break-system-packages --no-cache-dir --target "$LIB" \
+    --extra-index-url https://download.pytorch.org/whl/cpu -r plpython/requirements.txt
 rm -rf "$LIB/hindsight_pl" && cp -r plpython/hindsight_pl "$LIB/hindsight_pl"
 chmod -R a+rX /usr/local/lib/hindsight_pg

@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
+from uuid import UUID
 
 import psycopg
 from pgvector.psycopg import register_vector
@@ -367,6 +368,18 @@ class Client:
         with _database_errors():
             row = self.conn.execute("SELECT hindsight.delete_document(%s, %s)", (bank_id, document_id)).fetchone()
         return bool(row and row[0])
+
+    def consolidate(self, bank_id: str) -> list[tuple[UUID, str, int | None]]:
+        """Consolidate the facts no consolidation has seen yet into observations (``hindsight.consolidate``,
+        offline and deterministic; docs/observations.md). Returns ``(observation_id, action, proof_count)``
+        per observation touched, action ``created``, ``updated`` or ``merged`` (merged ones are gone);
+        running it again with no new facts returns nothing.
+
+        Raises :class:`BankNotFoundError` for an unknown bank.
+        """
+        with _database_errors():
+            rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
+        return [(row[0], row[1], row[2]) for row in rows]
 
     def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit``.

@@ -1,17 +1,19 @@
 """Fact extraction: from a retained item's chunks to the facts stored as memory units.
 
-Two extractors share one interface (:class:`Extractor`); a bank picks one with its
-``extractor`` config key:
+The extractors share one interface (:class:`Extractor`); a bank picks one with its
+``extractor`` config key. This module runs in the driver and inside the database
+(``hindsight.retain_text``):
 
 * :class:`OfflineExtractor` (default): deterministic rules, no network. Facts are
   conversational turns or groups of one to three sentences; dates come from the
   query analyzer's rules (``hindsight_pl.temporal``); entities are the speaker, the
   caller's names, and proper-noun spans and quoted names in the text.
-* :class:`LLMExtractor` (``_llm.py``): any OpenAI-compatible chat-completions endpoint.
 * :class:`VerbatimExtractor`: each chunk is one fact as written (no dates), the
   "one memory per turn" protocol of the LoCoMo literature.
+* ``hindsight_pg.LLMExtractor`` (the driver only): any OpenAI-compatible chat-completions
+  endpoint.
 
-docs/retain.md describes both.
+docs/retain.md describes them.
 """
 
 from __future__ import annotations

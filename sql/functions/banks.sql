@@ -56,7 +56,9 @@ AS $$
         "entity_merge_threshold": 0.6,
         "temporal_link_neighbours": 20,
         "semantic_link_top_k": 50,
-        "semantic_link_min_similarity": 0.7
+        "semantic_link_min_similarity": 0.7,
+        "observation_similarity": 0.85,
+        "observation_merge_similarity": 0.97
     }'::jsonb
 $$;
 COMMENT ON FUNCTION hindsight._default_config() IS
@@ -167,8 +169,10 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'e.g. {"extractor": "llm", "llm_base_url": "https://api.openai.com/v1", "llm_model": "gpt-4o-mini"}';
     END IF;
-    IF (config->>'dedupe_similarity')::float8 > 1 OR (config->>'semantic_link_min_similarity')::float8 > 1 THEN
-        RAISE EXCEPTION 'dedupe_similarity and semantic_link_min_similarity are cosine similarities in [0, 1]'
+    IF (config->>'dedupe_similarity')::float8 > 1 OR (config->>'semantic_link_min_similarity')::float8 > 1
+       OR (config->>'observation_similarity')::float8 > 1 OR (config->>'observation_merge_similarity')::float8 > 1 THEN
+        RAISE EXCEPTION 'dedupe_similarity, semantic_link_min_similarity, observation_similarity and '
+                        'observation_merge_similarity are cosine similarities in [0, 1]'
             USING ERRCODE = '22023';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN

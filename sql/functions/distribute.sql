@@ -8,13 +8,14 @@ AS $$
 DECLARE
     tables text[] := ARRAY['banks', 'bank_members', 'documents', 'chunks', 'memory_units', 'entities',
                            'unit_entities', 'memory_links', '_bank_counts', '_bm25_terms', '_bm25_postings',
-                           '_entity_cooccurrences'];
+                           '_entity_cooccurrences', 'observation_sources'];
     functions text[] := ARRAY[
         'hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text)',
         'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int)',
         'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[])',
         'hindsight.retain(text, jsonb)',
         'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
+        'hindsight.consolidate(text)',
         'hindsight.bank_config(text)'];
     t text;
     f text;

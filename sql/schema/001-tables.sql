@@ -61,6 +61,7 @@ CREATE TABLE hindsight.memory_units (
     token_count    int NOT NULL CHECK (token_count >= 0),
     search_vector  tsvector NOT NULL,
     created_at     timestamptz NOT NULL DEFAULT now(),
+    consolidated_at timestamptz,  -- when hindsight.consolidate processed this fact (NULL: not yet)
     PRIMARY KEY (bank_id, id),
     FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
     FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE ON UPDATE CASCADE,
@@ -168,6 +169,22 @@ SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_units', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.entities', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.unit_entities', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.memory_links', '');
+
+-- Observations: which facts support which observation (docs/observations.md).
+CREATE TABLE hindsight.observation_sources (
+    bank_id        text NOT NULL,
+    observation_id uuid NOT NULL,
+    unit_id        uuid NOT NULL,
+    added_at       timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, observation_id, unit_id),
+    FOREIGN KEY (bank_id, observation_id) REFERENCES hindsight.memory_units ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, unit_id) REFERENCES hindsight.memory_units ON DELETE CASCADE
+);
+CREATE INDEX observation_sources_unit_idx ON hindsight.observation_sources (bank_id, unit_id);
+COMMENT ON TABLE hindsight.observation_sources IS
+    'The facts (world or experience memory units) that support each observation: its proof. Deleting a fact '
+    'updates or removes its observations (trigger observation_sources_changed).';
+SELECT pg_catalog.pg_extension_config_dump('hindsight.observation_sources', '');
 
 -- Database-wide settings: the model providers banks use unless their config names their own.
 CREATE TABLE hindsight.settings (

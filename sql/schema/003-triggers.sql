@@ -49,6 +49,13 @@ SECURITY DEFINER
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        -- an update that leaves every search_vector as it was (e.g. consolidated_at) changes no statistics
+        IF NOT EXISTS (SELECT FROM old_rows o JOIN new_rows n ON n.bank_id = o.bank_id AND n.id = o.id
+                       WHERE n.search_vector IS DISTINCT FROM o.search_vector) THEN
+            RETURN NULL;
+        END IF;
+    END IF;
     -- the rows that left, then the rows that came (an UPDATE does both)
     IF TG_OP IN ('DELETE', 'UPDATE') THEN
         WITH gone AS (
@@ -232,3 +239,27 @@ COMMENT ON FUNCTION hindsight._banks_config_checked() IS
 
 CREATE TRIGGER banks_config_checked BEFORE INSERT OR UPDATE OF config ON hindsight.banks
     FOR EACH ROW EXECUTE FUNCTION hindsight._banks_config_checked();
+
+-- Observations follow their facts: a fact deleted from an observation's proof updates the
+-- observation, or removes it when no fact is left (hindsight._refresh_observation).
+CREATE FUNCTION hindsight._observation_sources_changed()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o record;
+BEGIN
+    FOR o IN SELECT DISTINCT g.bank_id, g.observation_id FROM gone g
+             JOIN hindsight.memory_units u ON u.bank_id = g.bank_id AND u.id = g.observation_id LOOP
+        PERFORM hindsight._refresh_observation(o.bank_id, o.observation_id);
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._observation_sources_changed() IS
+    'Trigger: refreshes (or deletes, when no fact is left) the observations whose supporting facts were deleted.';
+
+CREATE TRIGGER observation_sources_changed AFTER DELETE ON hindsight.observation_sources
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION hindsight._observation_sources_changed();

@@ -152,3 +152,112 @@ COMMENT ON FUNCTION hindsight._banks_config_checked() IS
 
 CREATE TRIGGER banks_config_checked BEFORE INSERT OR UPDATE OF config ON hindsight.banks
     FOR EACH ROW EXECUTE FUNCTION hindsight._banks_config_checked();
+
+-- Observations (consolidation): a mark on consolidated facts, and which facts support which
+-- observation (as in 001-tables.sql and 004-security.sql); BM25 statistics skip updates that
+-- leave the text as it was (003-triggers.sql).
+CREATE OR REPLACE FUNCTION hindsight._index_units()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'UPDATE' THEN
+        -- an update that leaves every search_vector as it was (e.g. consolidated_at) changes no statistics
+        IF NOT EXISTS (SELECT FROM old_rows o JOIN new_rows n ON n.bank_id = o.bank_id AND n.id = o.id
+                       WHERE n.search_vector IS DISTINCT FROM o.search_vector) THEN
+            RETURN NULL;
+        END IF;
+    END IF;
+    -- the rows that left, then the rows that came (an UPDATE does both)
+    IF TG_OP IN ('DELETE', 'UPDATE') THEN
+        WITH gone AS (
+            SELECT o.bank_id, o.id, t.lexeme, cardinality(t.positions) AS tf
+            FROM old_rows o, unnest(o.search_vector) AS t
+        ), removed AS (
+            DELETE FROM hindsight._bm25_postings p USING gone g
+            WHERE p.bank_id = g.bank_id AND p.term = g.lexeme AND p.unit_id = g.id
+        ), counted AS (
+            SELECT bank_id, lexeme, count(*)::int AS n FROM gone GROUP BY 1, 2
+        )
+        UPDATE hindsight._bm25_terms t SET df = t.df - c.n
+        FROM counted c WHERE t.bank_id = c.bank_id AND t.term = c.lexeme;
+        DELETE FROM hindsight._bm25_terms t WHERE t.df <= 0 AND t.bank_id IN (SELECT DISTINCT bank_id FROM old_rows);
+        UPDATE hindsight._bank_counts b
+        SET unit_count = b.unit_count - n.units, total_length = b.total_length - n.length
+        FROM (SELECT o.bank_id, count(*) AS units,
+                     coalesce(sum((SELECT sum(cardinality(t.positions)) FROM unnest(o.search_vector) t)), 0) AS length
+              FROM old_rows o GROUP BY o.bank_id) n
+        WHERE b.bank_id = n.bank_id;
+    END IF;
+    IF TG_OP IN ('INSERT', 'UPDATE') THEN
+        WITH came AS (
+            SELECT r.bank_id, r.id, t.lexeme, cardinality(t.positions) AS tf,
+                   (SELECT sum(cardinality(x.positions)) FROM unnest(r.search_vector) x)::int AS doc_length
+            FROM new_rows r, unnest(r.search_vector) AS t
+        ), added AS (
+            INSERT INTO hindsight._bm25_postings (bank_id, term, unit_id, tf, doc_length)
+            SELECT bank_id, lexeme, id, tf, doc_length FROM came
+        )
+        INSERT INTO hindsight._bm25_terms AS t (bank_id, term, df)
+        SELECT bank_id, lexeme, count(*) FROM came GROUP BY 1, 2
+        ON CONFLICT (bank_id, term) DO UPDATE SET df = t.df + excluded.df;
+        INSERT INTO hindsight._bank_counts AS b (bank_id, unit_count, total_length)
+        SELECT r.bank_id, count(*),
+               coalesce(sum((SELECT sum(cardinality(t.positions)) FROM unnest(r.search_vector) t)), 0)
+        FROM new_rows r GROUP BY r.bank_id
+        ON CONFLICT (bank_id) DO UPDATE
+        SET unit_count = b.unit_count + excluded.unit_count, total_length = b.total_length + excluded.total_length;
+    END IF;
+    RETURN NULL;
+END
+$$;
+ALTER TABLE hindsight.memory_units ADD COLUMN consolidated_at timestamptz;
+CREATE TABLE hindsight.observation_sources (
+    bank_id        text NOT NULL,
+    observation_id uuid NOT NULL,
+    unit_id        uuid NOT NULL,
+    added_at       timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, observation_id, unit_id),
+    FOREIGN KEY (bank_id, observation_id) REFERENCES hindsight.memory_units ON DELETE CASCADE,
+    FOREIGN KEY (bank_id, unit_id) REFERENCES hindsight.memory_units ON DELETE CASCADE
+);
+CREATE INDEX observation_sources_unit_idx ON hindsight.observation_sources (bank_id, unit_id);
+COMMENT ON TABLE hindsight.observation_sources IS
+    'The facts (world or experience memory units) that support each observation: its proof. Deleting a fact '
+    'updates or removes its observations (trigger observation_sources_changed).';
+SELECT pg_catalog.pg_extension_config_dump('hindsight.observation_sources', '');
+
+ALTER TABLE hindsight.observation_sources ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hindsight.observation_sources FORCE ROW LEVEL SECURITY;
+CREATE POLICY bank_read ON hindsight.observation_sources FOR SELECT
+    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'read'))::text[]));
+CREATE POLICY bank_write ON hindsight.observation_sources FOR ALL
+    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]))
+    WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]));
+GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.observation_sources TO PUBLIC;
+
+-- Observations follow their facts: a fact deleted from an observation's proof updates the
+-- observation, or removes it when no fact is left (hindsight._refresh_observation).
+CREATE FUNCTION hindsight._observation_sources_changed()
+RETURNS trigger
+LANGUAGE plpgsql
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+AS $$
+DECLARE
+    o record;
+BEGIN
+    FOR o IN SELECT DISTINCT g.bank_id, g.observation_id FROM gone g
+             JOIN hindsight.memory_units u ON u.bank_id = g.bank_id AND u.id = g.observation_id LOOP
+        PERFORM hindsight._refresh_observation(o.bank_id, o.observation_id);
+    END LOOP;
+    RETURN NULL;
+END
+$$;
+COMMENT ON FUNCTION hindsight._observation_sources_changed() IS
+    'Trigger: refreshes (or deletes, when no fact is left) the observations whose supporting facts were deleted.';
+
+CREATE TRIGGER observation_sources_changed AFTER DELETE ON hindsight.observation_sources
+    REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION hindsight._observation_sources_changed();

@@ -50,6 +50,7 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
         "hindsight.memory_links",
         "hindsight.bank_members",
         "hindsight.settings",
+        "hindsight.observation_sources",
     }
 
 

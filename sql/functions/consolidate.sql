@@ -1,0 +1,217 @@
+-- Observations: facts consolidated into what they say together (docs/observations.md).
+
+CREATE OR REPLACE FUNCTION hindsight._refresh_observation(bank_id text, observation_id uuid)
+RETURNS void
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    cfg jsonb := hindsight.bank_config(_refresh_observation.bank_id);
+    medoid text;
+BEGIN
+    IF NOT EXISTS (SELECT FROM hindsight.observation_sources s
+                   WHERE s.bank_id = _refresh_observation.bank_id
+                     AND s.observation_id = _refresh_observation.observation_id) THEN
+        DELETE FROM hindsight.memory_units u
+        WHERE u.bank_id = _refresh_observation.bank_id AND u.id = _refresh_observation.observation_id
+          AND u.fact_type = 'observation';
+        RETURN;
+    END IF;
+    -- the text: the most central supporting fact (least summed cosine distance to the others)
+    SELECT f.text INTO medoid
+    FROM hindsight.observation_sources s
+    JOIN hindsight.memory_units f ON f.bank_id = s.bank_id AND f.id = s.unit_id
+    WHERE s.bank_id = _refresh_observation.bank_id AND s.observation_id = _refresh_observation.observation_id
+    ORDER BY (SELECT sum(f.embedding <=> g.embedding)
+              FROM hindsight.observation_sources t
+              JOIN hindsight.memory_units g ON g.bank_id = t.bank_id AND g.id = t.unit_id
+              WHERE t.bank_id = s.bank_id AND t.observation_id = s.observation_id),
+             f.mentioned_at, f.id
+    LIMIT 1;
+    UPDATE hindsight.memory_units o
+    SET text = medoid,
+        embedding = agg.embedding,
+        occurred_start = agg.first_at,
+        occurred_end = agg.last_at,
+        mentioned_at = agg.mentioned_at,
+        tags = ARRAY(SELECT DISTINCT t
+                     FROM hindsight.observation_sources s
+                     JOIN hindsight.memory_units f ON f.bank_id = s.bank_id AND f.id = s.unit_id,
+                          unnest(f.tags) AS t
+                     WHERE s.bank_id = _refresh_observation.bank_id
+                       AND s.observation_id = _refresh_observation.observation_id
+                     ORDER BY t),
+        proof_count = agg.proof,
+        token_count = hindsight.count_tokens(medoid),
+        search_vector = hindsight._search_vector(medoid, (cfg->>'text_search_config')::regconfig)
+    FROM (SELECT l2_normalize(avg(f.embedding)) AS embedding,
+                 min(coalesce(f.occurred_start, f.mentioned_at)) AS first_at,
+                 max(coalesce(f.occurred_end, f.occurred_start, f.mentioned_at)) AS last_at,
+                 max(f.mentioned_at) AS mentioned_at,
+                 count(*)::int AS proof
+          FROM hindsight.observation_sources s
+          JOIN hindsight.memory_units f ON f.bank_id = s.bank_id AND f.id = s.unit_id
+          WHERE s.bank_id = _refresh_observation.bank_id
+            AND s.observation_id = _refresh_observation.observation_id) agg
+    WHERE o.bank_id = _refresh_observation.bank_id AND o.id = _refresh_observation.observation_id;
+    -- its entities: those of its facts
+    DELETE FROM hindsight.unit_entities ue
+    WHERE ue.bank_id = _refresh_observation.bank_id AND ue.unit_id = _refresh_observation.observation_id
+      AND ue.entity_id NOT IN (
+          SELECT fe.entity_id FROM hindsight.observation_sources s
+          JOIN hindsight.unit_entities fe ON fe.bank_id = s.bank_id AND fe.unit_id = s.unit_id
+          WHERE s.bank_id = _refresh_observation.bank_id AND s.observation_id = _refresh_observation.observation_id);
+    INSERT INTO hindsight.unit_entities (bank_id, unit_id, entity_id)
+    SELECT DISTINCT s.bank_id, s.observation_id, fe.entity_id
+    FROM hindsight.observation_sources s
+    JOIN hindsight.unit_entities fe ON fe.bank_id = s.bank_id AND fe.unit_id = s.unit_id
+    WHERE s.bank_id = _refresh_observation.bank_id AND s.observation_id = _refresh_observation.observation_id
+    ON CONFLICT DO NOTHING;
+END
+$$;
+COMMENT ON FUNCTION hindsight._refresh_observation(text, uuid) IS
+    'Recomputes an observation from its supporting facts (observation_sources): text = the medoid fact by cosine, '
+    'embedding = l2_normalize(mean), dates = the span of the facts'' dates, mentioned_at = the latest, tags and '
+    'entities = the union, proof_count = the number of facts; deletes it when no fact is left.';
+
+CREATE OR REPLACE FUNCTION hindsight.consolidate(bank_id text)
+RETURNS TABLE (observation_id uuid, action text, proof_count int)
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    cfg jsonb := hindsight.bank_config(consolidate.bank_id);
+    min_similarity float8 := (cfg->>'observation_similarity')::float8;
+    merge_at float8 := (cfg->>'observation_merge_similarity')::float8;
+    ts_config regconfig := (cfg->>'text_search_config')::regconfig;
+    fact record;
+    candidate record;
+    joined uuid;
+    members uuid[];
+    placed uuid[] := '{}';
+    fresh uuid[];
+    created uuid[] := '{}';
+    updated uuid[] := '{}';
+    merged uuid[] := '{}';
+    obs record;
+    twin uuid;
+    keep uuid;
+    drop_id uuid;
+    new_id uuid;
+BEGIN
+    -- one consolidation of a bank at a time
+    PERFORM pg_advisory_xact_lock(hashtextextended('hindsight.consolidate ' || consolidate.bank_id, 0));
+    SELECT coalesce(array_agg(u.id ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.created_at, u.id), '{}')
+    INTO fresh
+    FROM hindsight.memory_units u
+    WHERE u.bank_id = consolidate.bank_id AND u.fact_type IN ('world', 'experience') AND u.consolidated_at IS NULL;
+
+    FOR fact IN SELECT u.id, u.embedding FROM unnest(fresh) WITH ORDINALITY AS f(id, n)
+                JOIN hindsight.memory_units u ON u.bank_id = consolidate.bank_id AND u.id = f.id ORDER BY f.n LOOP
+        CONTINUE WHEN fact.id = ANY (placed);
+        -- 1. the most similar observation that shares an entity with the fact takes it
+        SELECT o.id INTO joined
+        FROM hindsight.memory_units o
+        WHERE o.bank_id = consolidate.bank_id AND o.fact_type = 'observation'
+          AND (o.embedding <=> fact.embedding) <= 1 - min_similarity
+          AND EXISTS (SELECT FROM hindsight.unit_entities a
+                      JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
+                      WHERE a.bank_id = consolidate.bank_id AND a.unit_id = fact.id AND b.unit_id = o.id)
+        ORDER BY o.embedding <=> fact.embedding, o.id
+        LIMIT 1;
+        IF joined IS NOT NULL THEN
+            INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
+            VALUES (consolidate.bank_id, joined, fact.id) ON CONFLICT DO NOTHING;
+            PERFORM hindsight._refresh_observation(consolidate.bank_id, joined);
+            placed := placed || fact.id;
+            IF NOT joined = ANY (created) THEN
+                updated := updated || joined;
+            END IF;
+            CONTINUE;
+        END IF;
+        -- 2. a new observation from the fact and its semantic neighbours (retain's links) that share an
+        --    entity with it, are in no observation yet, and are all pairwise similar enough
+        members := ARRAY[fact.id];
+        FOR candidate IN
+            SELECT g.id, g.embedding
+            FROM hindsight.memory_links l
+            JOIN hindsight.memory_units g ON g.bank_id = l.bank_id AND g.id = l.to_unit_id
+            WHERE l.bank_id = consolidate.bank_id AND l.from_unit_id = fact.id AND l.link_type = 'semantic'
+              AND l.weight >= min_similarity AND g.fact_type IN ('world', 'experience')
+              AND NOT g.id = ANY (placed)
+              AND NOT EXISTS (SELECT FROM hindsight.observation_sources s
+                              WHERE s.bank_id = g.bank_id AND s.unit_id = g.id)
+              AND EXISTS (SELECT FROM hindsight.unit_entities a
+                          JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
+                          WHERE a.bank_id = consolidate.bank_id AND a.unit_id = fact.id AND b.unit_id = g.id)
+            ORDER BY l.weight DESC, g.id
+        LOOP
+            IF NOT EXISTS (SELECT FROM hindsight.memory_units m
+                           WHERE m.bank_id = consolidate.bank_id AND m.id = ANY (members)
+                             AND (m.embedding <=> candidate.embedding) > 1 - min_similarity) THEN
+                members := members || candidate.id;
+            END IF;
+        END LOOP;
+        CONTINUE WHEN cardinality(members) < 2;
+        INSERT INTO hindsight.memory_units AS o (bank_id, text, fact_type, embedding, token_count, search_vector,
+                                                 proof_count, consolidated_at)
+        SELECT consolidate.bank_id, u.text, 'observation', u.embedding, u.token_count, u.search_vector,
+               cardinality(members), now()
+        FROM hindsight.memory_units u WHERE u.bank_id = consolidate.bank_id AND u.id = fact.id
+        RETURNING o.id INTO new_id;
+        INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
+        SELECT consolidate.bank_id, new_id, m FROM unnest(members) m;
+        PERFORM hindsight._refresh_observation(consolidate.bank_id, new_id);
+        placed := placed || members;
+        created := created || new_id;
+    END LOOP;
+
+    UPDATE hindsight.memory_units u SET consolidated_at = now()
+    WHERE u.bank_id = consolidate.bank_id AND u.id = ANY (fresh || placed) AND u.consolidated_at IS NULL;
+
+    -- 3. observations that came out nearly the same merge into the older one
+    FOR obs IN SELECT o.id, o.embedding FROM hindsight.memory_units o
+               WHERE o.bank_id = consolidate.bank_id AND o.id = ANY (created || updated) ORDER BY o.created_at, o.id LOOP
+        CONTINUE WHEN obs.id = ANY (merged);
+        SELECT o.id INTO twin FROM hindsight.memory_units o
+        WHERE o.bank_id = consolidate.bank_id AND o.fact_type = 'observation' AND o.id <> obs.id
+          AND NOT o.id = ANY (merged) AND (o.embedding <=> obs.embedding) <= 1 - merge_at
+        ORDER BY o.embedding <=> obs.embedding, o.id LIMIT 1;
+        CONTINUE WHEN twin IS NULL;
+        SELECT CASE WHEN a.created_at <= b.created_at THEN a.id ELSE b.id END,
+               CASE WHEN a.created_at <= b.created_at THEN b.id ELSE a.id END
+        INTO keep, drop_id
+        FROM hindsight.memory_units a, hindsight.memory_units b
+        WHERE a.bank_id = consolidate.bank_id AND a.id = obs.id AND b.bank_id = consolidate.bank_id AND b.id = twin;
+        INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
+        SELECT consolidate.bank_id, keep, s.unit_id FROM hindsight.observation_sources s
+        WHERE s.bank_id = consolidate.bank_id AND s.observation_id = drop_id
+        ON CONFLICT DO NOTHING;
+        DELETE FROM hindsight.memory_units u WHERE u.bank_id = consolidate.bank_id AND u.id = drop_id;
+        PERFORM hindsight._refresh_observation(consolidate.bank_id, keep);
+        merged := merged || drop_id;
+        IF NOT keep = ANY (created) THEN
+            updated := updated || keep;
+        END IF;
+    END LOOP;
+
+    RETURN QUERY
+    SELECT o.id, CASE WHEN o.id = ANY (created) THEN 'created' ELSE 'updated' END, o.proof_count
+    FROM hindsight.memory_units o
+    WHERE o.bank_id = consolidate.bank_id AND o.id = ANY (created || updated)
+    UNION ALL
+    SELECT m, 'merged', NULL::int FROM unnest(merged) m
+    ORDER BY 2, 1;
+END
+$$;
+COMMENT ON FUNCTION hindsight.consolidate(text) IS
+$$Consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
+(consolidated_at NULL), in time order, offline and deterministically: a fact joins the most similar observation
+that shares an entity with it when their cosine similarity is >= observation_similarity (0.85); otherwise it and
+its semantic neighbours (retain's links) that share an entity with it, are in no observation, and are pairwise
+>= observation_similarity form a new observation when they are at least two. An observation's text is its medoid
+fact, its embedding the normalised mean, its dates the facts' span, proof_count the number of facts
+(hindsight.observation_sources lists them). Observations within observation_merge_similarity (0.97) of each other
+merge into the older. Running it again without new facts changes nothing. Returns (observation_id, action
+created | updated | merged, proof_count). HS404 unknown bank. docs/observations.md.$$;

@@ -1,0 +1,140 @@
+"""Observations: offline consolidation of facts, idempotent and incremental; deletion; merging; recall."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import numpy as np
+import psycopg
+import pytest
+from _helpers import bank, put, recall, vec
+
+# pairwise cosine (MiniLM) 0.87-0.93: similar enough to consolidate (>= 0.85), not so similar that
+# retain's within-call deduplication (>= 0.95) would store them as one fact
+RUNS = [
+    ("Ana ran 5 km in Riverside Park before work.", "2024-01-09"),
+    ("Ana went running in Riverside Park this morning, about 5 km.", "2024-02-13"),
+    ("Ana did her usual 5 km run in Riverside Park before the office.", "2024-04-02"),
+    ("Ana ran her 5 km loop in Riverside Park early today.", "2024-06-18"),
+]
+LATER = ("This morning Ana ran six kilometres around Riverside Park.", "2024-08-06")
+OTHERS = [
+    ("Ben bought a red bicycle for commuting.", "2024-03-01"),
+    ("The Atlas launch moved to September.", "2024-05-20"),
+]
+
+
+def retain(client, bank_id, facts):
+    return client.retain_batch(
+        bank_id,
+        [{"content": text, "timestamp": f"{day}T07:00:00Z", "entities": ["Ana"] if "Ana" in text else []}
+         for text, day in facts],
+    ).unit_ids  # fmt: skip
+
+
+def observations(db, bank_id):
+    with db.cursor(row_factory=psycopg.rows.dict_row) as cur:
+        return cur.execute(
+            "SELECT o.*, ARRAY(SELECT s.unit_id FROM hindsight.observation_sources s"
+            "   WHERE s.bank_id = o.bank_id AND s.observation_id = o.id ORDER BY s.unit_id) AS sources,"
+            " ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue JOIN hindsight.entities e"
+            "   ON e.bank_id = ue.bank_id AND e.id = ue.entity_id WHERE ue.bank_id = o.bank_id AND ue.unit_id = o.id"
+            "   ORDER BY 1) AS names"
+            " FROM hindsight.memory_units o WHERE o.bank_id = %s AND o.fact_type = 'observation' ORDER BY o.created_at",
+            (bank_id,),
+        ).fetchall()
+
+
+def test_a_running_habit_becomes_one_observation(client, db):
+    client.create_bank("ana")
+    runs = retain(client, "ana", RUNS)
+    retain(client, "ana", OTHERS)
+    (done,) = client.consolidate("ana")
+    assert done[1:] == ("created", 4)
+    (obs,) = observations(db, "ana")
+    assert obs["id"] == done[0] and obs["proof_count"] == 4
+    assert obs["sources"] == sorted(runs, key=str)
+    assert obs["text"] in [text for text, _ in RUNS]
+    assert obs["names"] == ["Ana", "Riverside Park"]
+    # from the first fact's time to the end of the last one's "today"
+    assert (obs["occurred_start"], obs["occurred_end"]) == (
+        datetime(2024, 1, 9, 7, tzinfo=UTC), datetime(2024, 6, 18, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
+    assert obs["mentioned_at"] == datetime(2024, 6, 18, 7, tzinfo=UTC)
+    assert abs(np.linalg.norm(obs["embedding"].to_numpy()) - 1) < 1e-5
+    # every fact was seen, and a second run changes nothing
+    assert db.execute(
+        "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'ana' AND consolidated_at IS NULL"
+    ).fetchone() == (0,)
+    assert client.consolidate("ana") == []
+    assert observations(db, "ana") == [obs]
+
+
+def test_a_new_fact_joins_the_observation_and_a_deleted_one_leaves_it(client, db):
+    client.create_bank("ana")
+    retain(client, "ana", RUNS[:3])
+    client.consolidate("ana")
+    (later,) = retain(client, "ana", [LATER])
+    ((obs_id, action, proof),) = client.consolidate("ana")
+    assert (action, proof) == ("updated", 4)
+    assert later in observations(db, "ana")[0]["sources"]
+    assert observations(db, "ana")[0]["occurred_end"] == datetime(2024, 8, 6, 7, tzinfo=UTC)  # said then
+    # deleting a fact updates the observation; deleting them all removes it
+    document = db.execute("SELECT document_id FROM hindsight.memory_units WHERE id = %s", (later,)).fetchone()[0]
+    client.delete_document("ana", document)
+    (obs,) = observations(db, "ana")
+    assert (obs["id"], obs["proof_count"], obs["occurred_end"]) == (obs_id, 3, datetime(2024, 4, 2, 7, tzinfo=UTC))
+    db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = 'ana' AND fact_type <> 'observation'")
+    assert observations(db, "ana") == []
+
+
+def test_unrelated_and_single_facts_make_no_observation(client, db):
+    client.create_bank("solo")
+    retain(client, "solo", [RUNS[0], *OTHERS])
+    assert client.consolidate("solo") == []
+    assert observations(db, "solo") == []
+    # similar text but no shared entity: no observation either
+    client.create_bank("strangers")
+    client.retain_batch("strangers", [{"content": RUNS[0][0], "entities": ["Ana"]},
+                                      {"content": RUNS[1][0].replace("Ana", "Someone"), "entities": []}])  # fmt: skip
+    assert client.consolidate("strangers") == []
+
+
+def test_nearly_identical_observations_merge_into_the_older(db):
+    bank(db, "m")
+    a = vec(d0=1, d1=0.02)
+    b = vec(d0=1, d2=0.15)  # cosine with a: 0.989
+    ids = put(db, "m", [
+        {"text": "Kim waters the ficus.", "embedding": a, "entities": ["Kim"]},
+        {"text": "Kim waters the ficus daily.", "embedding": a, "entities": ["Kim"]},
+        {"text": "Lee waters the ficus.", "embedding": b, "entities": ["Lee"]},
+        {"text": "Lee waters the ficus daily.", "embedding": b, "entities": ["Lee"]},
+    ], timestamp="2024-05-01T10:00:00Z")  # fmt: skip
+    done = db.execute("SELECT observation_id, action, proof_count FROM hindsight.consolidate('m')").fetchall()
+    assert sorted(d[1] for d in done) == ["created", "merged"]
+    (obs,) = observations(db, "m")
+    assert obs["proof_count"] == 4 and sorted(map(str, obs["sources"])) == sorted(ids)
+    assert obs["names"] == ["Kim", "Lee"]
+    assert [d[0] for d in done if d[1] == "created"] == [obs["id"]]
+
+
+def test_recall_of_observations_and_the_proof_boost(db):
+    bank(db, "p")
+    ids = put(db, "p", [
+        {"text": "Sam prefers tea.", "embedding": vec(d0=1), "fact_type": "observation"},
+        {"text": "Sam prefers tea.", "embedding": vec(d0=1), "fact_type": "observation"},
+        {"text": "Sam drank coffee once.", "embedding": vec(d0=1, d1=0.5)},
+    ], timestamp="2024-05-01T10:00:00Z")  # fmt: skip
+    db.execute("UPDATE hindsight.memory_units SET proof_count = 1 WHERE id = %s", (ids[0],))
+    db.execute("UPDATE hindsight.memory_units SET proof_count = 10 WHERE id = %s", (ids[1],))
+    rows = recall(db, "p", "Sam tea", vec(d0=1), types=["observation"])
+    assert [str(r["id"]) for r in rows] == [ids[1], ids[0]]  # equal but for proof: 10 before 1
+    assert rows[0]["proof"] > rows[1]["proof"] and rows[0]["score"] > rows[1]["score"]
+
+
+def test_observation_thresholds_are_validated(db):
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="are cosine similarities in \\[0, 1\\]"):
+        db.execute("SELECT hindsight.create_bank('x', config => %s)", (json.dumps({"observation_similarity": 1.5}),))
+    with pytest.raises(psycopg.Error) as caught:
+        db.execute("SELECT * FROM hindsight.consolidate('nobody')")
+    assert caught.value.sqlstate == "HS404"
