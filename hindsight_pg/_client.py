@@ -414,6 +414,7 @@ class Client:
         cap_per_source: int | None = None,
         arms: Sequence[str] | None = None,
         passthrough: str = "normalized",
+        prefer_observations: bool = False,
         trace: bool = False,
     ) -> RecallResponse:
         """Recall the memories of a bank that answer ``query``, best first, within ``max_tokens``.
@@ -424,7 +425,8 @@ class Client:
         all | any_strict | all_strict | exact; ``temporal_window`` = (start, end)
         runs the temporal arm over that span (naive datetimes are UTC); ``arms``
         picks a subset of semantic, bm25, graph, temporal; ``fusion`` is rrf or
-        interleave; ``passthrough`` is normalized or rank_linear. With ``trace``,
+        interleave; ``passthrough`` is normalized or rank_linear; ``prefer_observations``
+        drops a fact that an observation among the results cites. With ``trace``,
         ``response.trace`` holds every stage's figures.
 
         Raises :class:`BankNotFoundError` (naming the bank) and
@@ -456,8 +458,9 @@ class Client:
                     " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
                     " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
                     " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
-                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s, passthrough => %(passthrough)s)",
-                    {**common, "passthrough": passthrough},
+                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s, passthrough => %(passthrough)s,"
+                    " prefer_observations => %(prefer_observations)s)",
+                    {**common, "passthrough": passthrough, "prefer_observations": prefer_observations},
                 )
             else:  # the driver's cross-encoder between the two halves of the pipeline
                 cur.execute(
@@ -478,9 +481,9 @@ class Client:
                         scores = [float(x) for x in self.reranker.rerank(query, found["texts"])]
                 cur.execute(
                     "SELECT * FROM hindsight.recall_finish(%s, coalesce(%s::hindsight.recall_candidate[], '{}'),"
-                    " %s::float8[], %s, %s, %s, %s, %s)",
+                    " %s::float8[], %s, %s, %s, %s, %s, %s)",
                     (bank_id, found.get("candidates"), scores, budget, max_tokens, common["query_timestamp"],
-                     passthrough, trace),
+                     passthrough, trace, prefer_observations),
                 )  # fmt: skip
             rows = cur.fetchall()
             trace_doc = None

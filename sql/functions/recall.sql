@@ -15,7 +15,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall(
     fusion text DEFAULT 'rrf',
     cap_per_source int DEFAULT NULL,
     arms text[] DEFAULT NULL,
-    passthrough text DEFAULT 'normalized'
+    passthrough text DEFAULT 'normalized',
+    prefer_observations bool DEFAULT false
 )
 RETURNS TABLE (
     rank int,
@@ -61,9 +62,9 @@ AS $$
         -- the rerank stage: the bank's cross-encoder, when it has one, scores the pre-filtered candidates
         CASE WHEN cardinality(c.candidates) > 0 AND hindsight.provider_config(bank_id, 'reranker')->>'kind' <> 'none'
              THEN hindsight.rerank(bank_id, query, ARRAY(SELECT x.rerank_text FROM unnest(c.candidates) x)) END,
-        budget, max_tokens, query_timestamp, passthrough, trace) AS f
+        budget, max_tokens, query_timestamp, passthrough, trace, prefer_observations) AS f
 $$;
-COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text) IS
+COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):
 hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
 it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
@@ -74,7 +75,7 @@ spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Corm
 interleave. Score: passthrough (fused / best fused) times recency, temporal-proximity and proof boosts.
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
 max_tokens = 0 returns none. Filters: types (world|experience|observation), tags with tags_match
-any|all|any_strict|all_strict|exact. trace => true stores a JSON trace in the setting hindsight.last_trace.
+any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true stores a JSON trace in the setting hindsight.last_trace.
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
 temporal_proximity, proof, and each arm's rank and score (NULL when the arm did not return the unit).
 Errors: HS404 unknown bank; 22023 bad budget, max_tokens, tags_match, types, arms, fusion, window or
@@ -97,7 +98,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     arms text[] DEFAULT NULL,
     passthrough text DEFAULT 'normalized',
     include_chunks bool DEFAULT false,
-    max_chunk_tokens int DEFAULT 8192
+    max_chunk_tokens int DEFAULT 8192,
+    prefer_observations bool DEFAULT false
 )
 RETURNS jsonb
 LANGUAGE sql
@@ -105,7 +107,7 @@ AS $$
     WITH r AS MATERIALIZED (
         SELECT * FROM hindsight.recall(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
                                        query_timestamp, trace, temporal_window, fusion, cap_per_source, arms,
-                                       passthrough)
+                                       passthrough, prefer_observations)
     )
     SELECT jsonb_build_object(
         'results', coalesce((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.rank) FROM r), '[]'::jsonb),
@@ -114,7 +116,7 @@ AS $$
                            max_chunk_tokens) END,
         'trace', CASE WHEN trace THEN current_setting('hindsight.last_trace', true)::jsonb END)
 $$;
-COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int) IS
+COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool) IS
     'hindsight.recall as one jsonb document {"results": [rows in rank order], "chunks": [...] or null, '
     '"trace": {...} or null}. include_chunks adds the source chunks of the results (hindsight.recall_chunks, '
     'packed into max_chunk_tokens). The trace (trace => true) holds the window, every arm''s hits and '

@@ -8,7 +8,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     max_tokens int DEFAULT 4096,
     query_timestamp timestamptz DEFAULT NULL,
     passthrough text DEFAULT 'normalized',
-    trace bool DEFAULT false
+    trace bool DEFAULT false,
+    prefer_observations bool DEFAULT false
 )
 RETURNS TABLE (
     rank int,
@@ -114,6 +115,23 @@ BEGIN
                                   (cfg->>'recency_half_life_days')::float8) AS recency) r
           CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p) s;
 
+    -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
+    -- cites (hindsight.observation_sources) gives way to it.
+    IF prefer_observations THEN
+        scored := ARRAY(
+            SELECT ROW(s.unit_id, s.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
+                       s.token_count)::hindsight._scored_candidate
+            FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
+                                                     token_count, o)
+            WHERE NOT EXISTS (
+                SELECT FROM hindsight.observation_sources os
+                JOIN unnest(scored[1:recall_budget * 2]) AS b(unit_id, final_score, rerank_raw, rerank_score, recency,
+                                                              proof, token_count)
+                  ON b.unit_id = os.observation_id
+                WHERE os.bank_id = recall_finish.bank_id AND os.unit_id = s.unit_id)
+            ORDER BY s.o);
+    END IF;
+
     -- Packing of the best recall_budget * 2 into max_tokens.
     kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:recall_budget * 2])
                                             WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
@@ -170,12 +188,13 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool) IS
+COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool) IS
 $$Second half of hindsight.recall. rerank_scores: raw cross-encoder scores, one per candidate in order
 (kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: normalized = fused score /
 best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
 (linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now()), proximity to the query window (0.5
 without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). The best recall_budget * 2 by
-final score are packed into max_tokens. Returns the rows of hindsight.recall. Errors: HS404 unknown bank;
+final score are packed into max_tokens; with prefer_observations, a world or experience unit that an observation
+among them cites (observation_sources) is dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank;
 22023 bad budget, max_tokens, passthrough, or a rerank_scores length that differs from the candidates'.$$;

@@ -261,3 +261,9 @@ COMMENT ON FUNCTION hindsight._observation_sources_changed() IS
 
 CREATE TRIGGER observation_sources_changed AFTER DELETE ON hindsight.observation_sources
     REFERENCING OLD TABLE AS gone FOR EACH STATEMENT EXECUTE FUNCTION hindsight._observation_sources_changed();
+
+-- recall, recall_json and recall_finish take prefer_observations (a new last argument): the
+-- old signatures go, the functions files create the new ones.
+DROP FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int);
+DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text);
+DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool);

@@ -138,3 +138,21 @@ def test_observation_thresholds_are_validated(db):
     with pytest.raises(psycopg.Error) as caught:
         db.execute("SELECT * FROM hindsight.consolidate('nobody')")
     assert caught.value.sqlstate == "HS404"
+
+
+def test_prefer_observations_drops_the_facts_an_observation_cites(client, db):
+    client.create_bank("ana")
+    runs = retain(client, "ana", RUNS)
+    retain(client, "ana", OTHERS)
+    ((obs_id, _, _),) = client.consolidate("ana")
+    question = "Where does Ana run before work?"
+    plain = client.recall("ana", question).results
+    assert obs_id in [r.id for r in plain] and set(runs) <= {r.id for r in plain}
+    preferred = client.recall("ana", question, prefer_observations=True).results
+    assert obs_id in [r.id for r in preferred] and not set(runs) & {r.id for r in preferred}
+    assert {r.id for r in preferred} == {r.id for r in plain} - set(runs)
+    # the same from SQL, and only observations with types
+    (doc,) = db.execute("SELECT hindsight.recall_json('ana', %s, prefer_observations => true)", (question,)).fetchone()
+    assert {r["id"] for r in doc["results"]} == {str(r.id) for r in preferred}
+    only = client.recall("ana", question, types=["observation"]).results
+    assert [r.id for r in only] == [obs_id]
