@@ -6,7 +6,7 @@
 #   make demo          install if needed, then retain a sample conversation and recall.
 #   make test          unit and database tests (installs the extension files first).
 #   make lint          ruff and mypy.
-#   make bench         LoCoMo quality and recall latency (docs/benchmarks.md), about 15 minutes.
+#   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the

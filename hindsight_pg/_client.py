@@ -28,7 +28,7 @@ from hindsight_pl.extract import Extractor, OfflineExtractor, VerbatimExtractor
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 
 from ._errors import ExtensionError, HindsightError, InvalidInputError, ProviderError, from_database
-from ._llm import LLMExtractor
+from ._llm import LLMClient, LLMExtractor, write_observation
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
@@ -151,6 +151,7 @@ class Client:
         self.embedder: Embedder = embedder or LocalEmbedder()
         self.extractor = extractor
         self.reranker = reranker
+        self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
 
     def close(self) -> None:
         """Close the connection."""
@@ -277,6 +278,8 @@ class Client:
             config = row[0] if row else {}
             extractor = self.extractor or bank_extractor(config)
             dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
+            if isinstance(extractor, LLMExtractor):
+                extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
             for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
                 group = prepared[start : start + RETAIN_GROUP_SIZE]
                 self._extract_units(bank_id, group, extractor, dedupe)
@@ -371,15 +374,44 @@ class Client:
 
     def consolidate(self, bank_id: str) -> list[tuple[UUID, str, int | None]]:
         """Consolidate the facts no consolidation has seen yet into observations (``hindsight.consolidate``,
-        offline and deterministic; docs/observations.md). Returns ``(observation_id, action, proof_count)``
-        per observation touched, action ``created``, ``updated`` or ``merged`` (merged ones are gone);
-        running it again with no new facts returns nothing.
+        offline and deterministic; docs/observations.md). When the bank has a language model
+        (``llm_base_url`` and ``llm_model``), the model then writes each created or updated observation's
+        text from its facts and may find facts that contradict it: those leave its proof and its
+        metadata ``history`` records them. Returns ``(observation_id, action, proof_count)`` per
+        observation touched, action ``created``, ``updated``, ``merged`` or ``removed`` (those two are gone);
+        running it again with no new facts returns nothing. All in one transaction.
 
-        Raises :class:`BankNotFoundError` for an unknown bank.
+        Raises :class:`BankNotFoundError` for an unknown bank and :class:`ExtractionError` when the
+        model fails (nothing is kept then).
         """
-        with _database_errors():
+        with _database_errors(), self.conn.transaction():
             rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
-        return [(row[0], row[1], row[2]) for row in rows]
+            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
+            llm = LLMClient.from_config(row[0] if row else {})
+            if llm is None:
+                return [(r[0], r[1], r[2]) for r in rows]
+            llm.usage = self.llm_usage
+            done = []
+            for observation_id, action, proof in rows:
+                if action != "merged":
+                    sources = self.conn.execute(
+                        "SELECT u.id, u.text FROM hindsight.observation_sources s JOIN hindsight.memory_units u"
+                        " ON u.bank_id = s.bank_id AND u.id = s.unit_id WHERE s.bank_id = %s AND s.observation_id = %s"
+                        " ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id",
+                        (bank_id, observation_id),
+                    ).fetchall()
+                    text, bad = write_observation(llm, [t for _, t in sources])
+                    self.conn.execute(
+                        "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
+                        (bank_id, observation_id, text, [sources[i][0] for i in bad], llm.model),
+                    )
+                    found = self.conn.execute(
+                        "SELECT proof_count FROM hindsight.memory_units WHERE bank_id = %s AND id = %s",
+                        (bank_id, observation_id),
+                    ).fetchone()
+                    action, proof = (action, found[0]) if found else ("removed", None)
+                done.append((observation_id, action, proof))
+            return done
 
     def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit``.

@@ -1,18 +1,23 @@
-"""Fact extraction with a language model over any OpenAI-compatible chat-completions endpoint.
+"""The language model: one client (:class:`LLMClient`) for every use, fact extraction
+(:class:`LLMExtractor`) and observation writing (:func:`write_observation`).
 
-The model gets one chunk at a time with the date it was said, and answers with
-JSON that follows :data:`FACTS_SCHEMA` (``response_format`` of type
-``json_schema``, temperature 0.1). A response cut off by the token limit
-(``finish_reason == "length"``) is retried on the two halves of the chunk.
-The API key is read from the environment variable the bank's
-``llm_api_key_env`` names (default ``OPENAI_API_KEY``).
+Any OpenAI-compatible chat-completions endpoint (the ``openai`` package): a bank's
+``llm_base_url`` and ``llm_model``, the API key from the environment variable its
+``llm_api_key_env`` names (default ``OPENAI_API_KEY``). Answers are JSON that follows a
+schema (``response_format`` of type ``json_schema``), temperature 0.1, with the
+openai client's retries and backoff on connection errors, 429 and 5xx, one more
+request when an answer is not JSON of the schema, and a token usage record per call.
+
+Extraction sends one chunk at a time with the date it was said and answers with
+:data:`FACTS_SCHEMA`; a response cut off by the token limit (``finish_reason ==
+"length"``) is retried on the two halves of the chunk.
 """
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -88,6 +93,78 @@ text was said. null for a conversation fact or when no time is given.
 Answer with JSON only."""
 
 
+class LLMClient:
+    """JSON-schema chat completions against an OpenAI-compatible endpoint, with a usage record.
+
+    ``base_url`` like ``https://api.openai.com/v1``; ``api_key_env`` names the environment
+    variable holding the key (an empty key is sent when it is unset, which local servers
+    accept); ``retries``: the openai client's retries with exponential backoff. ``usage``
+    holds one ``{"purpose", "model", "prompt_tokens", "completion_tokens"}`` per call.
+    Raises :class:`ExtractionError` when the endpoint fails or answers twice with
+    something that is not JSON of the schema.
+    """
+
+    def __init__(
+        self, *, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", timeout: float = 120.0,
+        retries: int = 2,
+    ) -> None:  # fmt: skip
+        import openai  # imported only when a bank uses a language model
+
+        self.model = model
+        self.usage: list[dict[str, Any]] = []
+        self._client = openai.OpenAI(
+            base_url=base_url, api_key=os.environ.get(api_key_env) or "none", timeout=timeout, max_retries=retries
+        )
+        self._api_error: type[Exception] = openai.OpenAIError
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any]) -> LLMClient | None:
+        """The client a bank's config names (``llm_base_url`` and ``llm_model``), or None without one."""
+        if not config.get("llm_base_url") or not config.get("llm_model"):
+            return None
+        return cls(base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),
+                   api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"))  # fmt: skip
+
+    def json(
+        self, system: str, user: str, schema: dict[str, Any], *, name: str, purpose: str, max_tokens: int = 4096
+    ) -> dict[str, Any] | None:
+        """The model's answer as a JSON object of ``schema``, or None when the answer was cut off by the
+        token limit (``finish_reason`` length). An answer that is not a JSON object is asked for once more."""
+        for attempt in range(2):
+            try:
+                response = self._client.chat.completions.create(
+                    model=self.model,
+                    messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                    temperature=0.1,
+                    max_tokens=max_tokens,
+                    response_format={"type": "json_schema",
+                                     "json_schema": {"name": name, "strict": True, "schema": schema}},
+                )  # fmt: skip
+            except self._api_error as exc:
+                raise ExtractionError(f"{purpose} by {self.model} failed: {exc}") from exc
+            usage = response.usage
+            self.usage.append({
+                "purpose": purpose, "model": self.model,
+                "prompt_tokens": usage.prompt_tokens if usage else None,
+                "completion_tokens": usage.completion_tokens if usage else None,
+            })  # fmt: skip
+            choice = response.choices[0]
+            if choice.finish_reason == "length":
+                return None
+            content = choice.message.content or ""
+            try:
+                document = json.loads(content)
+                if not isinstance(document, dict):
+                    raise TypeError("the answer is not a JSON object")
+                return document
+            except (ValueError, TypeError) as exc:
+                if attempt == 1:
+                    raise ExtractionError(
+                        f"{self.model} answered without the {name} schema: {exc}: {content[:200]!r}"
+                    ) from None
+        raise AssertionError("unreachable")
+
+
 def fact_text(fact: dict[str, Any]) -> str:
     """The stored text of an extracted fact: what, then " | When: ...", " | Involving: ...", " | why"."""
     parts = [str(fact.get("what") or "").strip()]
@@ -119,15 +196,10 @@ class LLMExtractor:
         timeout: float = 120.0,
         max_splits: int = 3,
     ) -> None:
-        import openai  # imported only when a bank uses this extractor
-
+        self.llm = LLMClient(base_url=base_url, model=model, api_key_env=api_key_env, timeout=timeout)
         self.model = model
         self.max_tokens = max_tokens
         self.max_splits = max_splits
-        self._client = openai.OpenAI(
-            base_url=base_url, api_key=os.environ.get(api_key_env) or "none", timeout=timeout, max_retries=2
-        )
-        self._api_error: type[Exception] = openai.OpenAIError
 
     def extract(
         self,
@@ -154,19 +226,9 @@ class LLMExtractor:
     def _chunk_facts(self, chunk: str, timestamp: datetime, speaker: str | None, splits: int) -> list[dict[str, Any]]:
         said = timestamp.astimezone(UTC).strftime("%Y-%m-%d (%A)")
         user = f"Said on: {said}\n" + (f"Narrator: {speaker}\n" if speaker else "") + f"\n{chunk}"
-        try:
-            response = self._client.chat.completions.create(
-                model=self.model,
-                messages=[{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}],
-                temperature=0.1,
-                max_tokens=self.max_tokens,
-                response_format={"type": "json_schema", "json_schema": {"name": "facts", "strict": True,
-                                                                        "schema": FACTS_SCHEMA}},
-            )  # fmt: skip
-        except self._api_error as exc:
-            raise ExtractionError(f"fact extraction by {self.model} failed: {exc}") from exc
-        choice = response.choices[0]
-        if choice.finish_reason == "length":
+        document = self.llm.json(SYSTEM_PROMPT, user, FACTS_SCHEMA, name="facts", purpose="fact extraction",
+                                 max_tokens=self.max_tokens)  # fmt: skip
+        if document is None:  # cut off by the token limit: the two halves, each on its own
             halves = _halves(chunk)
             if splits <= 0 or len(halves) < 2:
                 raise ExtractionError(
@@ -179,16 +241,10 @@ class LLMExtractor:
                 for relation in fact.get("causal_relations") or []:
                     relation["target_index"] = int(relation.get("target_index", -1)) + len(first)
             return first + second
-        try:
-            document = json.loads(choice.message.content or "")
-            facts = document["facts"]
-            if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
-                raise TypeError("facts is not a list of objects")
-        except (ValueError, KeyError, TypeError) as exc:
-            raise ExtractionError(
-                f"{self.model} answered without the facts schema: {exc}: {(choice.message.content or '')[:200]!r}"
-            ) from None
-        return facts
+        facts = document.get("facts")
+        if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
+            raise ExtractionError(f"{self.model} answered without the facts schema: facts is not a list of objects")
+        return list(facts)
 
     def _fact(self, raw: dict[str, Any], index: int, entities: Sequence[str]) -> Fact | None:
         stored = fact_text(raw)
@@ -239,3 +295,39 @@ def _halves(chunk: str) -> list[str]:
         return pieces
     middle = len(pieces) // 2
     return [" ".join(pieces[:middle]), " ".join(pieces[middle:])]
+
+
+OBSERVATION_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "additionalProperties": False,
+    "required": ["observation", "contradicting"],
+    "properties": {
+        "observation": {"type": "string"},
+        "contradicting": {"type": "array", "items": {"type": "integer"}},
+    },
+}
+
+OBSERVATION_PROMPT = """\
+You consolidate an AI assistant's long-term memory. You get numbered facts that were grouped \
+because they say much the same thing about the same people or things.
+
+Rules:
+- "observation": one sentence that states what the facts show together (a habit, a preference, a \
+state that holds), in the language of the facts. Use only what the facts say: add no new claims, \
+keep names and numbers exactly.
+- "contradicting": the numbers (as given, starting at 0) of the facts that contradict what the \
+others show; leave them out of the sentence. [] when none does.
+Answer with JSON only."""
+
+
+def write_observation(llm: LLMClient, facts: Sequence[str]) -> tuple[str, list[int]]:
+    """An observation's text written by the model from its supporting facts (oldest first), and the
+    indexes of the facts it found contradicting. Raises :class:`ExtractionError` on a failed call."""
+    user = "\n".join(f"{i}. {fact}" for i, fact in enumerate(facts))
+    document = llm.json(OBSERVATION_PROMPT, user, OBSERVATION_SCHEMA, name="observation",
+                        purpose="observation writing", max_tokens=512)  # fmt: skip
+    text = str((document or {}).get("observation") or "").strip()
+    if not is_fact(text):
+        raise ExtractionError(f"{llm.model} wrote no observation for {len(facts)} facts")
+    bad = (document or {}).get("contradicting") or []
+    return text, sorted({int(i) for i in bad if isinstance(i, int) and 0 <= i < len(facts)})

@@ -215,3 +215,49 @@ fact, its embedding the normalised mean, its dates the facts' span, proof_count 
 (hindsight.observation_sources lists them). Observations within observation_merge_similarity (0.97) of each other
 merge into the older. Running it again without new facts changes nothing. Returns (observation_id, action
 created | updated | merged, proof_count). HS404 unknown bank. docs/observations.md.$$;
+
+CREATE OR REPLACE FUNCTION hindsight._write_observation(
+    bank_id text,
+    observation_id uuid,
+    text text,
+    contradicting uuid[],
+    written_by text
+)
+RETURNS bool
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    cfg jsonb := hindsight.bank_config(_write_observation.bank_id);
+    dropped jsonb;
+BEGIN
+    IF cardinality(contradicting) > 0 THEN
+        SELECT jsonb_agg(jsonb_build_object('id', u.id, 'text', u.text) ORDER BY u.id) INTO dropped
+        FROM hindsight.memory_units u
+        WHERE u.bank_id = _write_observation.bank_id AND u.id = ANY (contradicting);
+        UPDATE hindsight.memory_units o
+        SET metadata = jsonb_set(o.metadata, '{history}', coalesce(o.metadata->'history', '[]') || jsonb_build_array(
+                jsonb_build_object('at', now(), 'event', 'contradicted', 'by', written_by, 'facts', dropped)))
+        WHERE o.bank_id = _write_observation.bank_id AND o.id = _write_observation.observation_id;
+        -- the contradicting facts no longer count as proof (the trigger recomputes the observation)
+        DELETE FROM hindsight.observation_sources s
+        WHERE s.bank_id = _write_observation.bank_id AND s.observation_id = _write_observation.observation_id
+          AND s.unit_id = ANY (contradicting);
+    END IF;
+    UPDATE hindsight.memory_units o
+    SET text = _write_observation.text,
+        token_count = hindsight.count_tokens(_write_observation.text),
+        search_vector = hindsight._search_vector(_write_observation.text, (cfg->>'text_search_config')::regconfig),
+        metadata = jsonb_set(o.metadata || jsonb_build_object('written_by', written_by), '{history}',
+            coalesce(o.metadata->'history', '[]') || jsonb_build_array(
+                jsonb_build_object('at', now(), 'event', 'written', 'by', written_by, 'text', _write_observation.text)))
+    WHERE o.bank_id = _write_observation.bank_id AND o.id = _write_observation.observation_id
+      AND o.fact_type = 'observation';
+    RETURN FOUND;
+END
+$$;
+COMMENT ON FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text) IS
+    'LLM consolidation: records the contradicting facts in the observation''s metadata history and removes them '
+    'from its proof (observation_sources), then sets the text a model wrote (metadata written_by, history). '
+    'Returns false when the observation is gone (every fact contradicted it).';

@@ -7,12 +7,14 @@ import atexit
 import shlex
 import shutil
 import tempfile
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from _chat_server import ChatHandler, ChatServer
 from pgvector.psycopg import register_vector
 from pytest_postgresql import factories
 
@@ -60,3 +62,15 @@ def embedder() -> LocalEmbedder:
 def client(db: psycopg.Connection[Any], embedder: LocalEmbedder) -> Iterator[Client]:
     """A driver client on the fresh database."""
     yield Client(db, embedder=embedder)
+
+
+@pytest.fixture
+def chat_server() -> Iterator[ChatServer]:
+    """The local chat-completions server (tests/_chat_server.py) on a free port."""
+    server = ChatServer(("127.0.0.1", 0), ChatHandler)
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()

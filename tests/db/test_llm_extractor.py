@@ -1,90 +1,15 @@
-"""The LLM extractor's real client (openai) against a small local server of the chat-completions protocol.
-
-The server answers with responses written in the shape an OpenAI-compatible
-endpoint returns (tests/data/llm_responses.json), chosen by a marker in the
-chunk; it records every request so the tests can check what the client sent.
-"""
+"""The LLM extractor's real client (openai) against a small local server of the chat-completions protocol
+(tests/_chat_server.py, fixture chat_server)."""
 
 from __future__ import annotations
 
-import json
-import threading
-from collections.abc import Iterator
 from datetime import UTC, datetime
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
 
 from hindsight_pg import ExtractionError, InvalidInputError
 from hindsight_pg._llm import FACTS_SCHEMA, SYSTEM_PROMPT
-
-RESPONSES = json.loads((Path(__file__).parent.parent / "data" / "llm_responses.json").read_text())
-
-
-class ChatServer(ThreadingHTTPServer):
-    requests: list[dict[str, Any]]
-
-
-class ChatHandler(BaseHTTPRequestHandler):
-    server: ChatServer
-
-    def log_message(self, *args: object) -> None:  # keep pytest output clean
-        pass
-
-    def do_POST(self) -> None:
-        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-        self.server.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
-        user = body["messages"][-1]["content"]
-        answer = next(
-            (
-                a
-                for marker, a in RESPONSES.items()
-                if marker in user or (isinstance(a, dict) and any(h["marker"] in user for h in a.get("halves", ())))
-            ),
-            None,
-        )
-        if answer is None or answer == "error":
-            self.send_response(500)
-            self.send_header("Content-Type", "application/json")
-            self.end_headers()
-            self.wfile.write(b'{"error": {"message": "the model is overloaded", "type": "server_error"}}')
-            return
-        if isinstance(answer, dict) and "halves" in answer:  # overflow on the whole chunk, facts for each half
-            present = [h for h in answer["halves"] if h["marker"] in user]
-            if len(present) == 1:
-                content, finish = json.dumps({"facts": present[0]["facts"]}), "stop"
-            else:
-                content, finish = '{"facts": [{"what": "Part one', "length"
-        elif isinstance(answer, str):
-            content, finish = answer, "stop"
-        else:
-            content, finish = json.dumps(answer), "stop"
-        reply = {
-            "id": "chatcmpl-test", "object": "chat.completion", "created": 1717977600, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": finish,
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 200, "completion_tokens": 120, "total_tokens": 320},
-        }  # fmt: skip
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-
-@pytest.fixture
-def chat_server() -> Iterator[ChatServer]:
-    server = ChatServer(("127.0.0.1", 0), ChatHandler)
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
 
 
 @pytest.fixture
@@ -124,6 +49,9 @@ def test_llm_facts_are_stored_with_when_who_why_dates_types_and_causes(client, d
     assert links == [(False, False, "caused_by", 1.0), (True, True, "causes", 1.0)] or links == [
         (True, True, "caused_by", 1.0), (False, False, "causes", 1.0)]  # fmt: skip
     (request,) = chat_server.requests
+    assert client.llm_usage == [
+        {"purpose": "fact extraction", "model": "facts-model", "prompt_tokens": 200, "completion_tokens": 120}
+    ]
     assert request["path"] == "/v1/chat/completions" and request["auth"] == "Bearer sk-test-123"
     body = request["body"]
     assert body["model"] == "facts-model" and body["temperature"] == 0.1

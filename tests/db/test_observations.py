@@ -10,6 +10,8 @@ import psycopg
 import pytest
 from _helpers import bank, put, recall, vec
 
+from hindsight_pg import ExtractionError
+
 # pairwise cosine (MiniLM) 0.87-0.93: similar enough to consolidate (>= 0.85), not so similar that
 # retain's within-call deduplication (>= 0.95) would store them as one fact
 RUNS = [
@@ -156,3 +158,43 @@ def test_prefer_observations_drops_the_facts_an_observation_cites(client, db):
     assert {r["id"] for r in doc["results"]} == {str(r.id) for r in preferred}
     only = client.recall("ana", question, types=["observation"]).results
     assert [r.id for r in only] == [obs_id]
+
+
+def test_with_a_language_model_it_writes_the_text_and_drops_a_contradicting_fact(client, db, chat_server):
+    url = f"http://127.0.0.1:{chat_server.server_port}/v1"
+    client.create_bank("ana", config={"llm_base_url": url, "llm_model": "notes-model"})  # extraction stays offline
+    runs = retain(client, "ana", RUNS)
+    ((obs_id, action, proof),) = client.consolidate("ana")
+    assert (action, proof) == ("created", 4)
+    (obs,) = observations(db, "ana")
+    assert obs["text"] == "Ana runs about 5 km in Riverside Park before work."
+    assert obs["metadata"]["written_by"] == "notes-model"
+    assert client.llm_usage == [
+        {"purpose": "observation writing", "model": "notes-model", "prompt_tokens": 200, "completion_tokens": 120}
+    ]
+    (request,) = chat_server.requests
+    body = request["body"]
+    assert body["temperature"] == 0.1 and body["response_format"]["json_schema"]["name"] == "observation"
+    assert body["messages"][1]["content"].splitlines() == [f"{i}. {text}" for i, (text, _) in enumerate(RUNS)]
+    # a later fact joins, and the model finds that it contradicts the others
+    (stopped,) = retain(client, "ana", [("Ana stopped her 5 km runs in Riverside Park before work.", "2024-09-03")])
+    assert client.consolidate("ana") == [(obs_id, "updated", 4)]
+    (obs,) = observations(db, "ana")
+    assert obs["text"] == "Ana ran about 5 km in Riverside Park before work for months, until she stopped."
+    assert obs["sources"] == sorted(runs, key=str) and stopped not in obs["sources"]
+    events = [(h["event"], [f["id"] for f in h.get("facts", [])]) for h in obs["metadata"]["history"]]
+    assert events == [("written", []), ("contradicted", [str(stopped)]), ("written", [])]
+    assert chat_server.requests[-1]["body"]["messages"][1]["content"].splitlines()[-1] == (
+        "4. Ana stopped her 5 km runs in Riverside Park before work.")  # fmt: skip
+
+
+def test_a_failing_model_keeps_nothing(client, db, chat_server):
+    client.create_bank("ana", config={"llm_base_url": f"http://127.0.0.1:{chat_server.server_port}/v1",
+                                      "llm_model": "notes-model"})  # fmt: skip
+    retain(client, "ana", [(text.replace("Riverside Park", "#broken park"), day) for text, day in RUNS])
+    with pytest.raises(ExtractionError, match="observation writing by notes-model failed"):
+        client.consolidate("ana")
+    assert observations(db, "ana") == []
+    assert db.execute(
+        "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'ana' AND consolidated_at IS NULL"
+    ).fetchone() == (4,)

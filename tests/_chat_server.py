@@ -1,0 +1,67 @@
+"""A small local server of the chat-completions protocol, for the LLM client's tests.
+
+It answers with responses written in the shape an OpenAI-compatible endpoint returns
+(tests/data/llm_responses.json), chosen by a marker found in the last message; it records
+every request so the tests can check what the client sent.
+"""
+
+from __future__ import annotations
+
+import json
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+RESPONSES = json.loads((Path(__file__).parent / "data" / "llm_responses.json").read_text())
+
+
+class ChatServer(ThreadingHTTPServer):
+    requests: list[dict[str, Any]]
+
+
+class ChatHandler(BaseHTTPRequestHandler):
+    server: ChatServer
+
+    def log_message(self, *args: object) -> None:  # keep pytest output clean
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append({"path": self.path, "auth": self.headers.get("Authorization"), "body": body})
+        user = body["messages"][-1]["content"]
+        answer = next(
+            (
+                a
+                for marker, a in RESPONSES.items()
+                if marker in user or (isinstance(a, dict) and any(h["marker"] in user for h in a.get("halves", ())))
+            ),
+            None,
+        )
+        if answer is None or answer == "error":
+            self.send_response(500)
+            self.send_header("Content-Type", "application/json")
+            self.end_headers()
+            self.wfile.write(b'{"error": {"message": "the model is overloaded", "type": "server_error"}}')
+            return
+        if isinstance(answer, dict) and "halves" in answer:  # overflow on the whole chunk, facts for each half
+            present = [h for h in answer["halves"] if h["marker"] in user]
+            if len(present) == 1:
+                content, finish = json.dumps({"facts": present[0]["facts"]}), "stop"
+            else:
+                content, finish = '{"facts": [{"what": "Part one', "length"
+        elif isinstance(answer, str):
+            content, finish = answer, "stop"
+        else:
+            content, finish = json.dumps(answer), "stop"
+        reply = {
+            "id": "chatcmpl-test", "object": "chat.completion", "created": 1717977600, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": finish,
+                         "message": {"role": "assistant", "content": content}}],
+            "usage": {"prompt_tokens": 200, "completion_tokens": 120, "total_tokens": 320},
+        }  # fmt: skip
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
