@@ -66,6 +66,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
     diag = exc.diag
     sqlstate = exc.sqlstate or ""
     message = diag.message_primary or str(exc).strip()
+    for prefix in ("plpy.Error: ", "plpy.SPIError: "):  # PL/Python names its exception class first
+        message = message.removeprefix(prefix)
     hint = diag.message_hint
     cls: type[HindsightError]
     if sqlstate == "HS404":

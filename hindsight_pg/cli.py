@@ -158,6 +158,9 @@ def recall(
     trace: Annotated[
         bool, typer.Option(help="Show the pipeline trace: in the JSON with --json, else a summary per stage.")
     ] = False,
+    prefer_observations: Annotated[
+        bool, typer.Option(help="Drop facts that a recalled observation already cites (docs/observations.md).")
+    ] = False,
     dsn: Dsn = None,
 ) -> None:
     """Recall the memories of a bank that answer a query, best first."""
@@ -171,6 +174,7 @@ def recall(
             tags=tags,
             tags_match=tags_match,
             query_timestamp=at,
+            prefer_observations=prefer_observations,
             trace=trace,
         )
     if limit > 0:
@@ -258,6 +262,28 @@ def entities(
         )
         companions = ", ".join(f"{name} ({n})" for name, n in list(entity.co_occurring.items())[:3])
         out.print(f"{entity.canonical_name}\t{entity.mention_count} units\t{seen}\t{companions}")
+
+
+@app.command()
+def consolidate(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    dsn: Dsn = None,
+) -> None:
+    """Consolidate the bank's new facts into observations (with the bank's language model, if it has one,
+    writing their text); print each observation touched (docs/observations.md)."""
+    with _client(dsn) as client:
+        rows = client.consolidate(bank)
+        texts = dict(
+            client.conn.execute(
+                "SELECT id, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s)",
+                (bank, [r[0] for r in rows]),
+            ).fetchall()
+        )
+    if not rows:
+        out.print("(nothing new to consolidate)")
+    for observation_id, action, proof in rows:
+        proof_text = f"{proof} facts" if proof is not None else "-"
+        out.print(f"{action:<8} {proof_text:>9}  {escape(texts.get(observation_id, str(observation_id)))}")
 
 
 @server_app.command("start")
@@ -375,9 +401,11 @@ def demo(
         client.delete_bank("demo")
         client.create_bank("demo", name="hindsight_pg demo")
         count = _retain_with_progress(client, "demo", items, "retain demo")
-        out.print(f"retained {count} memory units from {file}\n")
+        # ask as of the end of the conversation, so recency does not depend on today's date
+        (asked_at,) = client.conn.execute("SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'")
+        out.print(f"retained {count} memory units from {file}; asking as of {asked_at[0]:%Y-%m-%d}\n")
         for kind, question in DEMO_QUESTIONS:
-            response = client.recall("demo", question, budget="mid", max_tokens=120)
+            response = client.recall("demo", question, budget="mid", max_tokens=120, query_timestamp=asked_at[0])
             out.print(f"[bold]Q ({kind}): {question}[/bold]  [dim]{response.total_tokens} tokens[/dim]")
             _print_results(dataclasses.replace(response, results=response.results[:3]), indent="  ")
             out.print()

@@ -101,9 +101,9 @@ _VERBS = frozenset(
 _IRREGULAR_PAST = frozenset(
     """
     ate became began bit blew bought brought built burnt came caught chose could did drank drew drove fed felt
-    fought found flew forgot froze gave got went grew had heard held hid hit hurt kept knew laid led left lent
-    let lost made meant met paid put quit ran rang read rode rose said sang sat saw sent set shook shot showed
-    shut slept sold spent spoke stood stole stuck swam taught thought threw told took tore understood was were
+    fought found flew forgot froze gave got went grew had heard held hid kept knew laid led left lent
+    lost made meant met paid ran rang rode rose said sang sat saw sent shook shot showed
+    slept sold spent spoke stood stole stuck swam taught thought threw told took tore understood was were
     woke won wore wrote
     """.split()
 )
@@ -456,10 +456,13 @@ def _in_the_past(said: str) -> bool:
     """Whether a fact places its time in the past: an explicit cue, or a verb in the past tense."""
     if _EXPLICIT_PAST.search(said):
         return True
-    for word in _WORD.findall(said.lower()):
-        if word in ("was", "were", "did", "had") or word in _IRREGULAR_PAST:
+    words = _WORD.findall(said.lower())
+    for i, word in enumerate(words):
+        if word in ("was", "were", "did", "had"):
             return True
-        if word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST_ED:
+        if i and (words[i - 1] in ("is", "are", "am", "be") or words[i - 1].endswith(("'s", "'re", "’s", "’re"))):
+            continue  # a passive in the present ("is scheduled for", "are set for")
+        if word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST_ED):
             return True
     return False
 

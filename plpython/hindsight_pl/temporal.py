@@ -408,6 +408,54 @@ def _full_dates(text: str, today: date, hemisphere: str) -> Span | None:
     return day(date(int(year), month, int(day_of_month))) if _year_ok(int(year), today) else None
 
 
+def _month_days(text: str, today: date, hemisphere: str) -> Span | None:
+    """March 13th, 13 March, 1st of July (no year): the most recent such day up to today; "from May 19th
+    to June 2nd" (to, until, through, a dash): the span. A stated day outranks a weekday next to it
+    ("Thursday, March 13th")."""
+    names = _alt(list(MONTH_NAMES) + list(MONTH_ABBREVIATIONS))
+    one = (
+        rf"(?:(?P<m{{n}}>{names})\.? (?P<d{{n}}>\d{{{{1,2}}}})(?:st|nd|rd|th)?"
+        rf"|(?P<e{{n}}>\d{{{{1,2}}}})(?:st|nd|rd|th|\.|º)? (?:of |de |di )?(?P<f{{n}}>{names}))(?![\w])"
+    )
+    found = [
+        m
+        for m in re.finditer(rf"(?<!\w){one.format(n=1)}", text)
+        # "may" is also a verb ("may 2 people join"): only with an ordinal or a preposition before it
+        if m.group("m1") != "may"
+        or re.search(r"\d(?:st|nd|rd|th)$", m.group(0))
+        or re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in) $", text[: m.start()])
+    ]
+    if not found:
+        return None
+    first = found[0]
+
+    def when(match: re.Match[str], n: int, year: int) -> date | None:
+        name = match.group(f"m{n}") or match.group(f"f{n}")
+        number = int(match.group(f"d{n}") or match.group(f"e{n}"))
+        month = MONTH_NAMES.get(name) or MONTH_ABBREVIATIONS[name]
+        try:
+            return date(year, month, number)
+        except ValueError:
+            return None
+
+    start = when(first, 1, today.year)
+    if start is None:
+        return None
+    if start > today:
+        start = when(first, 1, today.year - 1)
+        if start is None:
+            return None
+    rest = text[first.end() :]
+    to = re.match(rf"\s*(?:-|–|to|until|till|through|thru|and|al|au|bis|a|-)\s+(?:the )?{one.format(n=2)}", rest)
+    if to:
+        end = when(to, 2, start.year)
+        if end is not None and end < start:
+            end = when(to, 2, start.year + 1)
+        if end is not None and (end - start).days <= 366:
+            return Span(start, end)
+    return day(start)
+
+
 def _month_year(text: str, today: date, hemisphere: str) -> Span | None:
     """<month> <year>, <year> <month>, the <month> of <year> (month names of the six languages)."""
     names = _alt(list(MONTH_NAMES) + list(MONTH_ABBREVIATIONS))
@@ -500,6 +548,7 @@ RULES: list[Rule] = [  # in this order: the first rule that matches decides
     _named_months,
     _relative_units,
     _years,
+    _month_days,
     _weekdays,
 ]
 

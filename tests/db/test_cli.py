@@ -119,3 +119,25 @@ def test_entities_speaker_and_append(dsn, tmp_path):
     assert ["assistant", "1", "units"] in [line[:3] for line in lines]
     with pytest.raises(BankNotFoundError, match='unknown bank "ghost"'):
         invoke("entities", "ghost")
+
+
+def test_consolidate_and_recall_preferring_observations(dsn, tmp_path):
+    runs = [
+        {"content": "Ana ran 5 km in Riverside Park before work.", "timestamp": "2024-01-09T07:00:00Z"},
+        {"content": "Ana went running in Riverside Park this morning, about 5 km.",
+         "timestamp": "2024-02-13T07:00:00Z"},
+        {"content": "Ana did her usual 5 km run in Riverside Park before the office.",
+         "timestamp": "2024-04-02T07:00:00Z"},
+    ]  # fmt: skip
+    items = tmp_path / "runs.json"
+    items.write_text(json.dumps([{**r, "entities": ["Ana"]} for r in runs]))
+    assert invoke("retain", "ana", str(items)).exit_code == 0
+    result = invoke("consolidate", "ana")
+    assert result.exit_code == 0, result.output
+    (line,) = result.output.splitlines()
+    assert line.split()[:3] == ["created", "3", "facts"]
+    assert invoke("consolidate", "ana").output.strip() == "(nothing new to consolidate)"
+    plain = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json").output)
+    preferred = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json", "--prefer-observations").output)
+    assert [r["fact_type"] for r in preferred["results"]] == ["observation"]
+    assert len(plain["results"]) == 4

@@ -105,6 +105,8 @@ def test_offline_extractor_turns_dates_entities_and_types():
         ("Two days ago we signed the lease.", "2024-06-08"),
         ("The launch is on December 7th.", "2024-12-07"),  # the nearer December 7th is the coming one
         ("We launched on December 7th.", "2023-12-07"),  # past tense: the past one
+        ("General availability is set for July 1st.", "2024-07-01"),  # "set" is present here: the coming one
+        ("The cutover is scheduled for Thursday night, June 13th.", "2024-06-13"),  # the date, not last Thursday
         ("我昨天去了北京。", "2024-06-09"),
         ("The review is next Monday.", "2024-06-17"),
     ],

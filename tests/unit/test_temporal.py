@@ -216,6 +216,13 @@ CASES = [
     ("周一鸣提到的方案", W, None, None),
     ("周一提到的方案", W, "2025-01-13", "2025-01-13"),
     ("我们讨论了方案", W, None, None),
+    # -- a day of a month without a year: the most recent one; ranges; it outranks a weekday --
+    ("what happened on March 13th", W, "2024-03-13", "2024-03-13"),
+    ("the cutover is on Thursday night, January 9th", W, "2025-01-09", "2025-01-09"),
+    ("the 1st of July party", W, "2024-07-01", "2024-07-01"),
+    ("vacation from May 19th to June 2nd", W, "2024-05-19", "2024-06-02"),
+    ("Dec 31 - Jan 2 trip", W, "2024-12-31", "2025-01-02"),
+    ("what did we do on May 5th", W, "2024-05-05", "2024-05-05"),
 ]
 
 
