@@ -23,6 +23,7 @@ from ._errors import (
     ServerError,
 )
 from ._llm import LLMExtractor
+from ._reflect import ReflectResult
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
@@ -51,6 +52,7 @@ __all__ = [
     "ProviderError",
     "RecallResponse",
     "RecallResult",
+    "ReflectResult",
     "Reranker",
     "RetainResult",
     "Scores",

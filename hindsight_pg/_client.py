@@ -29,6 +29,7 @@ from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 
 from ._errors import ExtensionError, HindsightError, InvalidInputError, ProviderError, from_database
 from ._llm import LLMClient, LLMExtractor, write_observation
+from ._reflect import ReflectResult, reflect_loop
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
 
@@ -412,6 +413,69 @@ class Client:
                     action, proof = (action, found[0]) if found else ("removed", None)
                 done.append((observation_id, action, proof))
             return done
+
+    def reflect(
+        self,
+        bank_id: str,
+        query: str,
+        *,
+        budget: str = "low",
+        max_tokens: int = 4096,
+        tags: Sequence[str] | None = None,
+        tags_match: str = "any",
+        response_schema: Mapping[str, Any] | None = None,
+        query_timestamp: datetime | str | None = None,
+    ) -> ReflectResult:
+        """Answer ``query`` from the bank's memory with its language model (``llm_base_url``,
+        ``llm_model``), in its disposition and directives: an agent loop over recall,
+        search_observations, expand and done (5 / 10 / 20 iterations for budget low / mid / high;
+        docs/reflect.md). Tools recall with ``max_tokens``, ``tags`` and ``query_timestamp``.
+        ``response_schema`` (a JSON schema) makes the answer a validated object.
+
+        Raises :class:`BankNotFoundError`, :class:`InvalidInputError` when the bank has no language
+        model (with a hint on configuring one) or for a bad argument, and :class:`ExtractionError`
+        when the model fails.
+        """
+        config = self.get_bank(bank_id).config
+        llm = LLMClient.from_config(config)
+        if llm is None:
+            raise InvalidInputError(
+                f"bank {bank_id!r} has no language model to reflect with",
+                hint='Set llm_base_url and llm_model in its config, e.g. {"llm_base_url": '
+                '"http://localhost:11434/v1", "llm_model": "llama3.1:8b"} (docs/retain.md lists servers).',
+            )
+        llm.usage = self.llm_usage
+
+        def memories(types: Sequence[str] | None) -> Callable[[Mapping[str, Any]], list[dict[str, Any]]]:
+            def run(arguments: Mapping[str, Any]) -> list[dict[str, Any]]:
+                cue = str(arguments.get("query") or query)
+                if not text.is_meaningful(cue):
+                    return []
+                found = self.recall(bank_id, cue, budget=budget, max_tokens=max_tokens, types=types, tags=tags,
+                                    tags_match=tags_match, query_timestamp=query_timestamp)  # fmt: skip
+                rows = []
+                for r in found.results:
+                    when = r.occurred_start or r.mentioned_at
+                    rows.append({"id": str(r.id), "text": r.text, "fact_type": r.fact_type,
+                                 "date": when.isoformat() if when else None})  # fmt: skip
+                return rows
+
+            return run
+
+        def expand(arguments: Mapping[str, Any]) -> list[dict[str, Any]]:
+            row = self.conn.execute(
+                "SELECT u.id::text, coalesce(c.chunk_text, d.original_text, u.text) FROM hindsight.memory_units u"
+                " LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id"
+                " LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id"
+                " WHERE u.bank_id = %s AND u.id::text = %s",
+                (bank_id, str(arguments.get("memory_id") or "")),
+            ).fetchone()
+            return [{"id": row[0], "text": row[1], "fact_type": "source"}] if row else []
+
+        return reflect_loop(
+            llm, config, query, budget=budget, response_schema=response_schema,
+            tools={"recall": memories(None), "search_observations": memories(["observation"]), "expand": expand},
+        )  # fmt: skip
 
     def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit``.

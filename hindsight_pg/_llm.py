@@ -19,7 +19,7 @@ import json
 import os
 from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 from hindsight_pl import chunking
 from hindsight_pl.extract import Fact, is_fact
@@ -125,6 +125,28 @@ class LLMClient:
         return cls(base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),
                    api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"))  # fmt: skip
 
+    def chat(
+        self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]], tool_choice: Any, purpose: str,
+        max_tokens: int = 2048,
+    ) -> Any:  # fmt: skip
+        """One turn of a tool-using conversation: the assistant's message (``content``, ``tool_calls``)."""
+        try:
+            response = self._client.chat.completions.create(
+                model=self.model, messages=cast(Any, messages), tools=cast(Any, tools), tool_choice=tool_choice,
+                temperature=0.1, max_tokens=max_tokens,
+            )  # fmt: skip
+        except self._api_error as exc:
+            raise ExtractionError(f"{purpose} by {self.model} failed: {exc}") from exc
+        self._record(purpose, response.usage)
+        return response.choices[0].message
+
+    def _record(self, purpose: str, usage: Any) -> None:
+        self.usage.append({
+            "purpose": purpose, "model": self.model,
+            "prompt_tokens": usage.prompt_tokens if usage else None,
+            "completion_tokens": usage.completion_tokens if usage else None,
+        })  # fmt: skip
+
     def json(
         self, system: str, user: str, schema: dict[str, Any], *, name: str, purpose: str, max_tokens: int = 4096
     ) -> dict[str, Any] | None:
@@ -142,12 +164,7 @@ class LLMClient:
                 )  # fmt: skip
             except self._api_error as exc:
                 raise ExtractionError(f"{purpose} by {self.model} failed: {exc}") from exc
-            usage = response.usage
-            self.usage.append({
-                "purpose": purpose, "model": self.model,
-                "prompt_tokens": usage.prompt_tokens if usage else None,
-                "completion_tokens": usage.completion_tokens if usage else None,
-            })  # fmt: skip
+            self._record(purpose, response.usage)
             choice = response.choices[0]
             if choice.finish_reason == "length":
                 return None

@@ -65,3 +65,59 @@ class ChatHandler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(data)))
         self.end_headers()
         self.wfile.write(data)
+
+
+class ScriptServer(ThreadingHTTPServer):
+    """A chat-completions server that plays a script: one assistant turn per request, in order."""
+
+    script: list[dict[str, Any]]
+    requests: list[dict[str, Any]]
+
+
+class ScriptHandler(BaseHTTPRequestHandler):
+    """Each turn of the script is ``{"tool": name, "arguments": {...}}`` (a tool call) or
+    ``{"content": text}``. In arguments, the string "$first" becomes the id of the first result the
+    last tool message returned, and "$all" the list of all of them (ids are made at run time)."""
+
+    server: ScriptServer
+
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def do_POST(self) -> None:
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.server.requests.append(body)
+        turn = self.server.script.pop(0)
+        tool_results = [json.loads(m["content"]).get("results", []) for m in body["messages"] if m["role"] == "tool"]
+        ids = [r["id"] for r in tool_results[-1]] if tool_results else []
+
+        def fill(value: Any) -> Any:
+            if value == "$first":
+                return ids[0] if ids else "none"
+            if value == "$all":
+                return ids
+            if isinstance(value, dict):
+                return {k: fill(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [fill(v) for v in value]
+            return value
+
+        if "tool" in turn:
+            n = len(self.server.requests)
+            message = {"role": "assistant", "content": None, "tool_calls": [{
+                "id": f"call_{n}", "type": "function",
+                "function": {"name": turn["tool"], "arguments": json.dumps(fill(turn["arguments"]))}}]}  # fmt: skip
+            finish = "tool_calls"
+        else:
+            message, finish = {"role": "assistant", "content": turn["content"]}, "stop"
+        reply = {
+            "id": "chatcmpl-script", "object": "chat.completion", "created": 1717977600, "model": body["model"],
+            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+            "usage": {"prompt_tokens": 300, "completion_tokens": 40, "total_tokens": 340},
+        }  # fmt: skip
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)

@@ -58,7 +58,9 @@ AS $$
         "semantic_link_top_k": 50,
         "semantic_link_min_similarity": 0.7,
         "observation_similarity": 0.85,
-        "observation_merge_similarity": 0.97
+        "observation_merge_similarity": 0.97,
+        "disposition": {"skepticism": 3, "literalism": 3, "empathy": 3},
+        "directives": []
     }'::jsonb
 $$;
 COMMENT ON FUNCTION hindsight._default_config() IS
@@ -127,6 +129,29 @@ BEGIN
                 RAISE EXCEPTION 'strategy_boosts entry % is not an arm with a tier', bad
                     USING ERRCODE = '22023',
                           HINT = 'Arms: semantic, bm25, graph, temporal; tiers: low, medium, high.';
+            END IF;
+        ELSIF config_key = 'disposition' THEN
+            SELECT b.key INTO bad FROM jsonb_each(config_value) b
+            WHERE NOT (defaults->config_key) ? b.key OR jsonb_typeof(b.value) <> 'number'
+               OR b.value::text::numeric NOT IN (1, 2, 3, 4, 5)
+            LIMIT 1;
+            IF bad IS NOT NULL THEN
+                RAISE EXCEPTION 'disposition trait "%" must be an integer from 1 to 5, got %', bad, config_value->bad
+                    USING ERRCODE = '22023', HINT = 'Traits: skepticism, literalism, empathy; 3 is the default.';
+            END IF;
+        ELSIF config_key = 'directives' THEN
+            SELECT d.n INTO bad FROM jsonb_array_elements(config_value) WITH ORDINALITY AS d(v, n)
+            WHERE jsonb_typeof(d.v) <> 'object' OR jsonb_typeof(d.v->'name') IS DISTINCT FROM 'string'
+               OR jsonb_typeof(d.v->'content') IS DISTINCT FROM 'string'
+               OR coalesce(jsonb_typeof(d.v->'priority'), 'number') <> 'number'
+               OR coalesce(jsonb_typeof(d.v->'active'), 'boolean') <> 'boolean'
+               OR coalesce(jsonb_typeof(d.v->'tags'), 'array') <> 'array'
+               OR EXISTS (SELECT FROM jsonb_object_keys(d.v) k WHERE k NOT IN ('name', 'content', 'priority', 'active', 'tags'))
+            LIMIT 1;
+            IF bad IS NOT NULL THEN
+                RAISE EXCEPTION 'directive % is not {name, content, priority?, active?, tags?}', bad
+                    USING ERRCODE = '22023',
+                          HINT = 'e.g. [{"name": "cite", "content": "Cite the memories you use.", "priority": 1}]';
             END IF;
         ELSIF expected = 'object' THEN
             SELECT b.key INTO bad FROM jsonb_each(config_value) b

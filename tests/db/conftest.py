@@ -14,7 +14,7 @@ from typing import Any
 
 import psycopg
 import pytest
-from _chat_server import ChatHandler, ChatServer
+from _chat_server import ChatHandler, ChatServer, ScriptHandler, ScriptServer
 from pgvector.psycopg import register_vector
 from pytest_postgresql import factories
 
@@ -69,6 +69,18 @@ def chat_server() -> Iterator[ChatServer]:
     """The local chat-completions server (tests/_chat_server.py) on a free port."""
     server = ChatServer(("127.0.0.1", 0), ChatHandler)
     server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def script_server() -> Iterator[ScriptServer]:
+    """A chat-completions server that plays ``server.script`` turn by turn (tests/_chat_server.py)."""
+    server = ScriptServer(("127.0.0.1", 0), ScriptHandler)
+    server.script, server.requests = [], []
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     yield server

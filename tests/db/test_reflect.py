@@ -1,0 +1,115 @@
+"""Reflect: the agent loop with the real openai client against a scripted local chat-completions server
+(tests/_chat_server.py), over a real bank; dispositions, directives, structured answers, errors."""
+
+from __future__ import annotations
+
+import json
+
+import psycopg
+import pytest
+
+from hindsight_pg import ExtractionError, InvalidInputError
+from hindsight_pg._reflect import DISPOSITION, render_system_prompt
+
+FACTS = [
+    {"content": "Ana ran 5 km in Riverside Park before work.", "timestamp": "2024-01-09T07:00:00Z"},
+    {"content": "Ana adopted a grey cat named Pixel.", "timestamp": "2024-02-01T18:00:00Z"},
+    {"content": "Ben bought a red bicycle for commuting.", "timestamp": "2024-03-01T09:00:00Z"},
+]
+
+
+@pytest.fixture
+def bank(client, script_server):
+    url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    client.create_bank("ana", config={
+        "llm_base_url": url, "llm_model": "reflect-model",
+        "disposition": {"skepticism": 5, "empathy": 1},
+        "directives": [
+            {"name": "brevity", "content": "Answer in one sentence.", "priority": 1},
+            {"name": "cite", "content": "Name the dates of the memories you use.", "priority": 5},
+            {"name": "old", "content": "Answer in French.", "priority": 9, "active": False},
+        ]})  # fmt: skip
+    client.retain_batch("ana", FACTS)
+    return "ana"
+
+
+def test_the_loop_recalls_then_answers_citing_only_what_it_saw(client, script_server, bank):
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "done", "arguments": {"answer": "Ana has a grey cat named **Pixel**.",
+                                       "memory_ids": ["$first", "00000000-0000-0000-0000-000000000000"]}},
+    ]  # fmt: skip
+    result = client.reflect(bank, "What pet does Ana have?")
+    assert result.answer == "Ana has a grey cat named **Pixel**."
+    assert [m["text"] for m in result.based_on] == ["Ana adopted a grey cat named Pixel."]  # the unknown id is dropped
+    assert [t["tool"] for t in result.trace] == ["recall", "done"] and result.trace[0]["results"] == 3
+    assert [u["purpose"] for u in result.usage] == ["reflect", "reflect"]
+    first, second = script_server.requests
+    assert first["model"] == "reflect-model" and first["temperature"] == 0.1 and first["tool_choice"] == "auto"
+    assert [t["function"]["name"] for t in first["tools"]] == ["recall", "search_observations", "expand", "done"]
+    assert first["messages"][1] == {"role": "user", "content": "What pet does Ana have?"}
+    tool_message = second["messages"][-1]
+    assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_1"
+    assert json.loads(tool_message["content"])["results"][0]["text"] == "Ana adopted a grey cat named Pixel."
+
+
+def test_the_disposition_and_directives_reach_the_system_prompt(client, script_server, bank):
+    script_server.script = [{"tool": "done", "arguments": {"answer": "Nothing in memory.", "memory_ids": []}}]
+    client.reflect(bank, "What is Ana's job?")
+    system = script_server.requests[0]["messages"][0]
+    assert system["role"] == "system"
+    assert DISPOSITION["skepticism"][5] in system["content"] and DISPOSITION["empathy"][1] in system["content"]
+    assert DISPOSITION["literalism"][3] in system["content"]  # the default level
+    rules = system["content"].split("most important first:\n")[1].splitlines()
+    assert rules == ["- cite: Name the dates of the memories you use.", "- brevity: Answer in one sentence."]
+    # every level renders differently
+    for trait, levels in DISPOSITION.items():
+        prompts = {render_system_prompt({"disposition": {trait: level}}) for level in levels}
+        assert len(prompts) == 5
+
+
+def test_the_last_iteration_forces_done(client, script_server, bank):
+    script_server.script = [{"tool": "recall", "arguments": {"query": f"try {i}"}} for i in range(4)]
+    script_server.script.append({"tool": "done", "arguments": {"answer": "Ana runs.", "memory_ids": []}})
+    result = client.reflect(bank, "What does Ana do?", budget="low")  # 5 iterations
+    assert result.answer == "Ana runs."
+    choices = [r["tool_choice"] for r in script_server.requests]
+    assert choices == ["auto"] * 4 + [{"type": "function", "function": {"name": "done"}}]
+
+
+def test_expand_and_observations_tools(client, script_server, bank):
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ben"}},
+        {"tool": "expand", "arguments": {"memory_id": "$first"}},
+        {"tool": "search_observations", "arguments": {"query": "Ben"}},
+        {"tool": "done", "arguments": {"answer": "Ben commutes by bicycle.", "memory_ids": []}},
+    ]
+    result = client.reflect(bank, "How does Ben commute?", budget="mid")
+    assert [(t["tool"], t.get("results")) for t in result.trace] == [
+        ("recall", 3), ("expand", 1), ("search_observations", 0), ("done", None)]  # fmt: skip
+
+
+def test_a_response_schema_makes_a_validated_object(client, script_server, bank):
+    schema = {"type": "object", "required": ["pet", "name"], "additionalProperties": False,
+              "properties": {"pet": {"type": "string"}, "name": {"type": "string"}}}  # fmt: skip
+    script_server.script = [
+        {"tool": "done", "arguments": {"answer": {"pet": "cat", "name": "Pixel"}, "memory_ids": []}}
+    ]
+    result = client.reflect(bank, "Ana's pet?", response_schema=schema)
+    assert result.answer == {"pet": "cat", "name": "Pixel"}
+    done = next(t for t in script_server.requests[0]["tools"] if t["function"]["name"] == "done")
+    assert done["function"]["parameters"]["properties"]["answer"] == schema
+    script_server.script = [{"tool": "done", "arguments": {"answer": {"pet": "cat"}, "memory_ids": []}}]
+    with pytest.raises(ExtractionError, match="does not follow response_schema: 'name' is a required property"):
+        client.reflect(bank, "Ana's pet?", response_schema=schema)
+
+
+def test_no_language_model_and_bad_dispositions_are_refused(client, db):
+    client.create_bank("plain")
+    with pytest.raises(InvalidInputError, match="bank 'plain' has no language model to reflect with") as caught:
+        client.reflect("plain", "anything")
+    assert "llm_base_url" in (caught.value.hint or "")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='trait "empathy" must be an integer from 1 to 5'):
+        db.execute("""SELECT hindsight.create_bank('x', config => '{"disposition": {"empathy": 7}}')""")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="directive 1 is not"):
+        db.execute("""SELECT hindsight.create_bank('y', config => '{"directives": [{"content": "no name"}]}')""")
