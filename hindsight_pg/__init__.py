@@ -26,7 +26,7 @@ from ._llm import LLMExtractor
 from ._reflect import ReflectResult
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
-from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
 
 __all__ = [
     "Bank",
@@ -48,6 +48,7 @@ __all__ = [
     "LocalEmbedder",
     "LocalReranker",
     "MemoryItem",
+    "MentalModel",
     "OfflineExtractor",
     "ProviderError",
     "RecallResponse",

@@ -31,7 +31,7 @@ from ._errors import ExtensionError, HindsightError, InvalidInputError, Provider
 from ._llm import LLMClient, LLMExtractor, write_observation
 from ._reflect import ReflectResult, reflect_loop
 from ._server import EmbeddedServer
-from ._types import Bank, Entity, MemoryItem, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
 
@@ -474,8 +474,89 @@ class Client:
 
         return reflect_loop(
             llm, config, query, budget=budget, response_schema=response_schema,
-            tools={"recall": memories(None), "search_observations": memories(["observation"]), "expand": expand},
+            tools={"recall": memories(None), "search_observations": memories(["observation"]),
+                   "search_mental_models": lambda a: self._search_mental_models(bank_id, str(a.get("query") or query)),
+                   "expand": expand},
         )  # fmt: skip
+
+    # -- mental models ---------------------------------------------------------------
+
+    def create_mental_model(
+        self, bank_id: str, name: str, source_query: str, *, tags: Sequence[str] = (), max_tokens: int = 2048
+    ) -> MentalModel:
+        """Create a mental model: a named summary that :meth:`refresh_mental_model` writes by reflecting
+        on ``source_query`` (with ``tags`` and ``max_tokens``). Raises :class:`BankNotFoundError`, and
+        :class:`InvalidInputError` for a blank name or query or a name the bank already has."""
+        if not name.strip() or not source_query.strip():
+            raise InvalidInputError("a mental model needs a name and a source query")
+        with _database_errors():
+            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
+            try:
+                self.conn.execute(
+                    "INSERT INTO hindsight.mental_models (bank_id, name, source_query, tags, max_tokens)"
+                    " VALUES (%s, %s, %s, %s, %s)",
+                    (bank_id, name, source_query, list(tags), max_tokens),
+                )
+            except psycopg.errors.UniqueViolation:
+                raise InvalidInputError(f"bank {bank_id!r} already has a mental model named {name!r}") from None
+        return self.get_mental_model(bank_id, name)
+
+    def refresh_mental_model(self, bank_id: str, name: str) -> MentalModel:
+        """Answer the model's source query with :meth:`reflect` and store the answer as its content (with
+        its embedding, the memory ids it rests on and the time); the previous content goes to
+        ``history``. Raises as :meth:`get_mental_model` and :meth:`reflect` do."""
+        model = self.get_mental_model(bank_id, name)
+        result = self.reflect(bank_id, model.source_query, tags=model.tags or None, max_tokens=model.max_tokens)
+        content = result.answer if isinstance(result.answer, str) else json.dumps(result.answer)
+        with _provider_errors():
+            vector = self.embedder.embed([content], kind="passage")[0]
+        earlier = [{"content": model.content, "refreshed_at": model.last_refreshed_at.isoformat()}] if (
+            model.content is not None and model.last_refreshed_at is not None) else []  # fmt: skip
+        with _database_errors():
+            self.conn.execute(
+                "UPDATE hindsight.mental_models SET content = %s, embedding = %s, based_on = %s::uuid[],"
+                " last_refreshed_at = now(), history = history || %s::jsonb WHERE bank_id = %s AND id = %s",
+                (content, vector, [m["id"] for m in result.based_on], json.dumps(earlier), bank_id, model.id),
+            )
+        return self.get_mental_model(bank_id, name)
+
+    def get_mental_model(self, bank_id: str, name: str) -> MentalModel:
+        """The bank's mental model of that name. Raises :class:`BankNotFoundError` and
+        :class:`InvalidInputError` when there is none."""
+        found = [m for m in self.list_mental_models(bank_id) if m.name == name]
+        if not found:
+            raise InvalidInputError(f"bank {bank_id!r} has no mental model named {name!r}")
+        return found[0]
+
+    def list_mental_models(self, bank_id: str) -> list[MentalModel]:
+        """The bank's mental models, by name. Raises :class:`BankNotFoundError`."""
+        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+            cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
+            rows = cur.execute(
+                "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
+                " FROM hindsight.mental_models WHERE bank_id = %s ORDER BY name",
+                (bank_id,),
+            ).fetchall()
+        return [MentalModel(**row) for row in rows]
+
+    def delete_mental_model(self, bank_id: str, name: str) -> bool:
+        """Delete the bank's mental model of that name; False when there was none."""
+        with _database_errors():
+            cur = self.conn.execute(
+                "DELETE FROM hindsight.mental_models WHERE bank_id = %s AND name = %s", (bank_id, name)
+            )
+        return cur.rowcount > 0
+
+    def _search_mental_models(self, bank_id: str, query: str) -> list[dict[str, Any]]:
+        """Reflect's tool: the five refreshed mental models nearest the query by cosine."""
+        with _provider_errors():
+            vector = self.embedder.embed([query], kind="query")[0]
+        rows = self.conn.execute(
+            "SELECT id::text, name, content FROM hindsight.mental_models"
+            " WHERE bank_id = %s AND embedding IS NOT NULL ORDER BY embedding <=> %s, name LIMIT 5",
+            (bank_id, vector),
+        ).fetchall()
+        return [{"id": r[0], "text": f"{r[1]}: {r[2]}", "fact_type": "mental_model"} for r in rows]
 
     def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit``.

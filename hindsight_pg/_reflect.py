@@ -1,10 +1,10 @@
 """Reflect: an answer written from memory by the bank's language model, in the bank's disposition.
 
 An agent loop over tools (OpenAI tool calls): ``recall`` (the full pipeline),
-``search_observations`` (recall of observations only), ``expand`` (the chunk or document a
-memory came from) and ``done`` (the answer and the memory ids it rests on). Iterations:
-low 5, mid 10, high 20; the last one forces ``done``. Cited ids that no tool returned are
-dropped. docs/reflect.md.
+``search_observations`` (recall of observations only), ``search_mental_models`` (the bank's
+mental models nearest the query), ``expand`` (the chunk or document a memory came from) and
+``done`` (the answer and the memory ids it rests on). Iterations: low 5, mid 10, high 20; the
+last one forces ``done``. Cited ids that no tool returned are dropped. docs/reflect.md.
 """
 
 from __future__ import annotations
@@ -47,9 +47,10 @@ DISPOSITION: dict[str, dict[int, str]] = {
 
 SYSTEM_PROMPT = """\
 You answer a question from an AI assistant's long-term memory. Use the tools to look things up: \
-recall (memories that answer a query), search_observations (consolidated observations), expand \
-(the text a memory came from). When you know enough, or when told to, call done with your answer \
-in Markdown and the ids of the memories it rests on. Answer only from what the tools returned; \
+recall (memories that answer a query), search_observations (consolidated observations), \
+search_mental_models (named summaries kept for this memory), expand (the text a memory came \
+from). When you know enough, or when told to, call done with your answer in Markdown and the ids \
+of the memories it rests on. Answer only from what the tools returned; \
 say so when memory has no answer.
 
 How to answer:
@@ -62,6 +63,10 @@ TOOLS: list[dict[str, Any]] = [
                        "properties": {"query": {"type": "string"}}}}},
     {"type": "function", "function": {
         "name": "search_observations", "description": "Consolidated observations that answer a query.",
+        "parameters": {"type": "object", "additionalProperties": False, "required": ["query"],
+                       "properties": {"query": {"type": "string"}}}}},
+    {"type": "function", "function": {
+        "name": "search_mental_models", "description": "The bank's mental models (named summaries) nearest a query.",
         "parameters": {"type": "object", "additionalProperties": False, "required": ["query"],
                        "properties": {"query": {"type": "string"}}}}},
     {"type": "function", "function": {

@@ -125,3 +125,20 @@ class RecallResponse:
     def total_tokens(self) -> int:
         """Tokens (cl100k_base) of all result texts together."""
         return sum(r.tokens for r in self.results)
+
+
+@dataclass(frozen=True)
+class MentalModel:
+    """A named summary of a bank that reflect keeps up to date: ``source_query`` is answered on each
+    refresh; ``content`` (None until the first refresh), ``based_on`` (memory ids) and
+    ``last_refreshed_at`` hold the latest answer, ``history`` the earlier ones (oldest first)."""
+
+    id: UUID
+    name: str
+    source_query: str
+    tags: list[str]
+    max_tokens: int
+    content: str | None
+    based_on: list[UUID]
+    last_refreshed_at: datetime | None
+    history: list[dict[str, Any]]

@@ -8,7 +8,7 @@ AS $$
 DECLARE
     tables text[] := ARRAY['banks', 'bank_members', 'documents', 'chunks', 'memory_units', 'entities',
                            'unit_entities', 'memory_links', '_bank_counts', '_bm25_terms', '_bm25_postings',
-                           '_entity_cooccurrences', 'observation_sources'];
+                           '_entity_cooccurrences', 'observation_sources', 'mental_models'];
     functions text[] := ARRAY[
         'hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool)',
         'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool)',

@@ -186,6 +186,28 @@ COMMENT ON TABLE hindsight.observation_sources IS
     'updates or removes its observations (trigger observation_sources_changed).';
 SELECT pg_catalog.pg_extension_config_dump('hindsight.observation_sources', '');
 
+-- Mental models: named summaries a reflect keeps up to date (docs/reflect.md).
+CREATE TABLE hindsight.mental_models (
+    bank_id           text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    id                uuid NOT NULL DEFAULT gen_random_uuid(),
+    name              text NOT NULL CHECK (btrim(name) <> ''),
+    source_query      text NOT NULL CHECK (btrim(source_query) <> ''),
+    tags              text[] NOT NULL DEFAULT '{}',
+    max_tokens        int NOT NULL DEFAULT 2048 CHECK (max_tokens > 0),
+    content           text,
+    embedding         vector(384),
+    based_on          uuid[] NOT NULL DEFAULT '{}',
+    last_refreshed_at timestamptz,
+    history           jsonb NOT NULL DEFAULT '[]'::jsonb,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, id),
+    UNIQUE (bank_id, name)
+);
+COMMENT ON TABLE hindsight.mental_models IS
+    'Named summaries of a bank: source_query is answered by reflect on every refresh; content, embedding, '
+    'based_on and last_refreshed_at hold the latest answer, history the earlier ones.';
+SELECT pg_catalog.pg_extension_config_dump('hindsight.mental_models', '');
+
 -- Database-wide settings: the model providers banks use unless their config names their own.
 CREATE TABLE hindsight.settings (
     name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider')),

@@ -61,7 +61,7 @@ DECLARE
     t text;
 BEGIN
     FOREACH t IN ARRAY ARRAY['documents', 'chunks', 'memory_units', 'entities', 'unit_entities', 'memory_links',
-                             'observation_sources'] LOOP
+                             'observation_sources', 'mental_models'] LOOP
         EXECUTE format('ALTER TABLE hindsight.%I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE hindsight.%I FORCE ROW LEVEL SECURITY', t);
         EXECUTE format('CREATE POLICY bank_read ON hindsight.%I FOR SELECT'
@@ -103,7 +103,7 @@ CREATE POLICY member_admin ON hindsight.bank_members FOR ALL
 GRANT USAGE ON SCHEMA hindsight TO PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.banks, hindsight.documents, hindsight.chunks,
     hindsight.memory_units, hindsight.entities, hindsight.unit_entities, hindsight.memory_links,
-    hindsight.observation_sources TO PUBLIC;
+    hindsight.observation_sources, hindsight.mental_models TO PUBLIC;
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.bank_members TO PUBLIC;
 GRANT SELECT ON hindsight._bank_counts, hindsight._bm25_terms, hindsight._bm25_postings,
     hindsight._entity_cooccurrences TO PUBLIC;

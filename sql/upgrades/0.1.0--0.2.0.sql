@@ -267,3 +267,33 @@ CREATE TRIGGER observation_sources_changed AFTER DELETE ON hindsight.observation
 DROP FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int);
 DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text);
 DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool);
+
+-- Mental models: named summaries a reflect keeps up to date (docs/reflect.md).
+CREATE TABLE hindsight.mental_models (
+    bank_id           text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
+    id                uuid NOT NULL DEFAULT gen_random_uuid(),
+    name              text NOT NULL CHECK (btrim(name) <> ''),
+    source_query      text NOT NULL CHECK (btrim(source_query) <> ''),
+    tags              text[] NOT NULL DEFAULT '{}',
+    max_tokens        int NOT NULL DEFAULT 2048 CHECK (max_tokens > 0),
+    content           text,
+    embedding         vector(384),
+    based_on          uuid[] NOT NULL DEFAULT '{}',
+    last_refreshed_at timestamptz,
+    history           jsonb NOT NULL DEFAULT '[]'::jsonb,
+    created_at        timestamptz NOT NULL DEFAULT now(),
+    PRIMARY KEY (bank_id, id),
+    UNIQUE (bank_id, name)
+);
+COMMENT ON TABLE hindsight.mental_models IS
+    'Named summaries of a bank: source_query is answered by reflect on every refresh; content, embedding, '
+    'based_on and last_refreshed_at hold the latest answer, history the earlier ones.';
+SELECT pg_catalog.pg_extension_config_dump('hindsight.mental_models', '');
+ALTER TABLE hindsight.mental_models ENABLE ROW LEVEL SECURITY;
+ALTER TABLE hindsight.mental_models FORCE ROW LEVEL SECURITY;
+CREATE POLICY bank_read ON hindsight.mental_models FOR SELECT
+    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'read'))::text[]));
+CREATE POLICY bank_write ON hindsight.mental_models FOR ALL
+    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]))
+    WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]));
+GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.mental_models TO PUBLIC;

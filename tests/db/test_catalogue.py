@@ -51,6 +51,7 @@ def test_memory_tables_are_dumped_by_pg_dump(db):
         "hindsight.bank_members",
         "hindsight.settings",
         "hindsight.observation_sources",
+        "hindsight.mental_models",
     }
 
 

@@ -46,7 +46,8 @@ def test_the_loop_recalls_then_answers_citing_only_what_it_saw(client, script_se
     assert [u["purpose"] for u in result.usage] == ["reflect", "reflect"]
     first, second = script_server.requests
     assert first["model"] == "reflect-model" and first["temperature"] == 0.1 and first["tool_choice"] == "auto"
-    assert [t["function"]["name"] for t in first["tools"]] == ["recall", "search_observations", "expand", "done"]
+    assert [t["function"]["name"] for t in first["tools"]] == [
+        "recall", "search_observations", "search_mental_models", "expand", "done"]  # fmt: skip
     assert first["messages"][1] == {"role": "user", "content": "What pet does Ana have?"}
     tool_message = second["messages"][-1]
     assert tool_message["role"] == "tool" and tool_message["tool_call_id"] == "call_1"
@@ -113,3 +114,35 @@ def test_no_language_model_and_bad_dispositions_are_refused(client, db):
         db.execute("""SELECT hindsight.create_bank('x', config => '{"disposition": {"empathy": 7}}')""")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="directive 1 is not"):
         db.execute("""SELECT hindsight.create_bank('y', config => '{"directives": [{"content": "no name"}]}')""")
+
+
+def test_mental_models_refresh_keep_history_and_are_searchable(client, db, script_server, bank):
+    model = client.create_mental_model(bank, "pets", "What pets do people here have?", tags=[], max_tokens=1024)
+    assert (model.name, model.content, model.last_refreshed_at, model.history) == ("pets", None, None, [])
+    with pytest.raises(InvalidInputError, match="already has a mental model named 'pets'"):
+        client.create_mental_model(bank, "pets", "again?")
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ana adopted a grey cat named Pixel"}},
+        {"tool": "done", "arguments": {"answer": "Ana has a cat, Pixel.", "memory_ids": ["$first"]}},
+    ]
+    first = client.refresh_mental_model(bank, "pets")
+    assert first.content == "Ana has a cat, Pixel." and first.last_refreshed_at is not None and first.history == []
+    (cat_id,) = first.based_on
+    assert db.execute("SELECT text FROM hindsight.memory_units WHERE id = %s", (cat_id,)).fetchone() == (
+        "Ana adopted a grey cat named Pixel.",)  # fmt: skip
+    assert script_server.requests[0]["messages"][1]["content"] == "What pets do people here have?"
+    script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a grey cat.", "memory_ids": []}}]
+    second = client.refresh_mental_model(bank, "pets")
+    assert second.content == "Ana has a grey cat." and second.based_on == []
+    assert second.history == [{"content": "Ana has a cat, Pixel.", "refreshed_at": first.last_refreshed_at.isoformat()}]
+    # reflect finds it with its tool
+    script_server.script = [
+        {"tool": "search_mental_models", "arguments": {"query": "cats"}},
+        {"tool": "done", "arguments": {"answer": "A grey cat.", "memory_ids": ["$first"]}},
+    ]
+    result = client.reflect(bank, "What cat is there?")
+    assert [(m["text"], m["fact_type"]) for m in result.based_on] == [("pets: Ana has a grey cat.", "mental_model")]
+    assert [m.name for m in client.list_mental_models(bank)] == ["pets"]
+    assert client.delete_mental_model(bank, "pets") and not client.delete_mental_model(bank, "pets")
+    with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
+        client.get_mental_model(bank, "pets")
