@@ -16,3 +16,13 @@ def header(conn: psycopg.Connection) -> str:
     ).fetchone()
     pg, vec = row if row else ("?", "?")
     return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"
+
+
+def analyze(conn: psycopg.Connection) -> None:
+    """Fresh planner statistics for every table the pipeline reads, before anything is timed (a bank just
+    built has none yet, and autovacuum's ANALYZE would otherwise land in the middle of a measurement)."""
+    conn.execute(
+        "ANALYZE hindsight.memory_units, hindsight.unit_entities, hindsight.entities, hindsight.memory_links,"
+        " hindsight.documents, hindsight.chunks, hindsight._bm25_terms, hindsight._bm25_postings,"
+        " hindsight._bank_counts"
+    )

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import header
+from _common import analyze, header
 
 import hindsight_pg
 
@@ -144,9 +144,7 @@ def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[st
     t = time.perf_counter()
     conn.execute("SELECT hindsight.index_bank(%s, force => true)", (bank,))
     print(f"  {bank}: HNSW index built in {time.perf_counter() - t:.1f} s", file=sys.stderr)
-    # planner statistics for every table the pipeline reads, before anything is timed
-    conn.execute("ANALYZE hindsight.memory_units, hindsight.unit_entities, hindsight.entities, hindsight.memory_links,"
-                 " hindsight._bm25_terms, hindsight._bm25_postings, hindsight._bank_counts")  # fmt: skip
+    analyze(conn)
 
 
 def make_queries(n: int, rng: random.Random) -> list[tuple[str, tuple[datetime, datetime] | None]]:

@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import header
+from _common import analyze, header
 
 import hindsight_pg
 from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo
@@ -188,10 +188,7 @@ def run_mode(
             dropped_ids += dropped
             if evidence:
                 questions.append((bank, Question(conv.sample_id, qa["question"], qa["category"], evidence)))
-    # fresh planner statistics before anything is timed (a bank just built has none yet, and
-    # autovacuum's ANALYZE would otherwise land in the middle of the first method)
-    client.conn.execute("ANALYZE hindsight.memory_units, hindsight.unit_entities, hindsight.entities,"
-                        " hindsight.memory_links, hindsight.documents, hindsight.chunks")  # fmt: skip
+    analyze(client.conn)
     embeddings = client.embedder.embed([q.text for _, q in questions], kind="query")
     units = client.conn.execute(
         "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = ANY(%s)", (list(last_time),)

@@ -113,10 +113,10 @@ def bank_extractor(config: Mapping[str, Any]) -> Extractor:
     if config.get("extractor") == "verbatim":
         return VerbatimExtractor(agent_name=str(config.get("agent_name", "assistant")))
     if config.get("extractor") == "llm":
-        return LLMExtractor(
-            base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),
-            api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"),
-        )  # fmt: skip
+        llm = LLMClient.from_config(config)
+        if llm is None:  # hindsight._check_config refuses this, so only a hand-made config gets here
+            raise InvalidInputError("extractor llm needs llm_base_url and llm_model")
+        return LLMExtractor(llm)
     return OfflineExtractor(
         agent_name=str(config.get("agent_name", "assistant")),
         time_zone=str(config.get("time_zone", "UTC")),
@@ -523,19 +523,22 @@ class Client:
     def get_mental_model(self, bank_id: str, name: str) -> MentalModel:
         """The bank's mental model of that name. Raises :class:`BankNotFoundError` and
         :class:`InvalidInputError` when there is none."""
-        found = [m for m in self.list_mental_models(bank_id) if m.name == name]
+        found = self._mental_models(bank_id, name)
         if not found:
             raise InvalidInputError(f"bank {bank_id!r} has no mental model named {name!r}")
         return found[0]
 
     def list_mental_models(self, bank_id: str) -> list[MentalModel]:
         """The bank's mental models, by name. Raises :class:`BankNotFoundError`."""
+        return self._mental_models(bank_id, None)
+
+    def _mental_models(self, bank_id: str, name: str | None) -> list[MentalModel]:
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
+            cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # HS404 for an unknown bank
             rows = cur.execute(
                 "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
-                " FROM hindsight.mental_models WHERE bank_id = %s ORDER BY name",
-                (bank_id,),
+                " FROM hindsight.mental_models WHERE bank_id = %s AND (%s::text IS NULL OR name = %s) ORDER BY name",
+                (bank_id, name, name),
             ).fetchall()
         return [MentalModel(**row) for row in rows]
 

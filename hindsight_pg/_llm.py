@@ -195,26 +195,13 @@ def fact_text(fact: dict[str, Any]) -> str:
 
 
 class LLMExtractor:
-    """Extraction by a chat model behind an OpenAI-compatible API.
-
-    ``base_url`` like ``https://api.openai.com/v1``; ``api_key_env`` names the
-    environment variable holding the key (an empty key is sent when it is unset,
-    which local servers accept). Raises :class:`ExtractionError` when the endpoint
-    fails or answers with anything but the schema.
+    """Extraction by a chat model behind an OpenAI-compatible API, through ``llm`` (an
+    :class:`LLMClient`, e.g. ``LLMClient.from_config(bank_config)``). Raises
+    :class:`ExtractionError` when the endpoint fails or answers with anything but the schema.
     """
 
-    def __init__(
-        self,
-        *,
-        base_url: str,
-        model: str,
-        api_key_env: str = "OPENAI_API_KEY",
-        max_tokens: int = 4096,
-        timeout: float = 120.0,
-        max_splits: int = 3,
-    ) -> None:
-        self.llm = LLMClient(base_url=base_url, model=model, api_key_env=api_key_env, timeout=timeout)
-        self.model = model
+    def __init__(self, llm: LLMClient, *, max_tokens: int = 4096, max_splits: int = 3) -> None:
+        self.llm = llm
         self.max_tokens = max_tokens
         self.max_splits = max_splits
 
@@ -260,7 +247,7 @@ class LLMExtractor:
             return first + second
         facts = document.get("facts")
         if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
-            raise ExtractionError(f"{self.model} answered without the facts schema: facts is not a list of objects")
+            raise ExtractionError(f"{self.llm.model} answered without the facts schema: facts is not a list of objects")
         return list(facts)
 
     def _fact(self, raw: dict[str, Any], index: int, entities: Sequence[str]) -> Fact | None:

@@ -15,6 +15,23 @@ from typing import Any
 RESPONSES = json.loads((Path(__file__).parent / "data" / "llm_responses.json").read_text())
 
 
+def send_completion(
+    handler: BaseHTTPRequestHandler, model: str, message: dict[str, Any], finish: str, tokens: tuple[int, int]
+) -> None:
+    """Answer with one chat completion (the OpenAI shape): ``message``, its finish reason, and usage."""
+    reply = {
+        "id": "chatcmpl-test", "object": "chat.completion", "created": 1717977600, "model": model,
+        "choices": [{"index": 0, "finish_reason": finish, "message": message}],
+        "usage": {"prompt_tokens": tokens[0], "completion_tokens": tokens[1], "total_tokens": sum(tokens)},
+    }  # fmt: skip
+    data = json.dumps(reply).encode()
+    handler.send_response(200)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(data)))
+    handler.end_headers()
+    handler.wfile.write(data)
+
+
 class ChatServer(ThreadingHTTPServer):
     requests: list[dict[str, Any]]
 
@@ -53,18 +70,7 @@ class ChatHandler(BaseHTTPRequestHandler):
             content, finish = answer, "stop"
         else:
             content, finish = json.dumps(answer), "stop"
-        reply = {
-            "id": "chatcmpl-test", "object": "chat.completion", "created": 1717977600, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": finish,
-                         "message": {"role": "assistant", "content": content}}],
-            "usage": {"prompt_tokens": 200, "completion_tokens": 120, "total_tokens": 320},
-        }  # fmt: skip
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_completion(self, body["model"], {"role": "assistant", "content": content}, finish, (200, 120))
 
 
 class ScriptServer(ThreadingHTTPServer):
@@ -110,14 +116,4 @@ class ScriptHandler(BaseHTTPRequestHandler):
             finish = "tool_calls"
         else:
             message, finish = {"role": "assistant", "content": turn["content"]}, "stop"
-        reply = {
-            "id": "chatcmpl-script", "object": "chat.completion", "created": 1717977600, "model": body["model"],
-            "choices": [{"index": 0, "finish_reason": finish, "message": message}],
-            "usage": {"prompt_tokens": 300, "completion_tokens": 40, "total_tokens": 340},
-        }  # fmt: skip
-        data = json.dumps(reply).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
+        send_completion(self, body["model"], message, finish, (300, 40))

@@ -86,17 +86,12 @@ CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text
 RETURNS vector[]
 LANGUAGE plpython3u
 AS $$
-import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import providers
 if kind not in ("query", "passage"):
     plpy.error(f"kind must be query or passage, got {kind!r}", sqlstate="22023")
-plan = GD.get("hindsight_provider_plan") or GD.setdefault(
-    "hindsight_provider_plan", plpy.prepare("SELECT hindsight.provider_config($1, $2) AS c", ["text", "text"]))
-config = json.loads(plpy.execute(plan, [bank_id, "embedding"])[0]["c"])
 try:
-    vectors = providers.cached(GD.setdefault("hindsight_providers", {}), "embedding", config).embed(
-        [t or "" for t in (texts or [])], kind)
+    vectors = providers.for_bank(plpy, GD, bank_id, "embedding").embed([t or "" for t in (texts or [])], kind)
 except providers.ProviderError as exc:
     plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
                "'embedding') (docs/providers.md).")
@@ -115,14 +110,10 @@ CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents 
 RETURNS float8[]
 LANGUAGE plpython3u
 AS $$
-import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import providers
-plan = GD.get("hindsight_provider_plan") or GD.setdefault(
-    "hindsight_provider_plan", plpy.prepare("SELECT hindsight.provider_config($1, $2) AS c", ["text", "text"]))
-config = json.loads(plpy.execute(plan, [bank_id, "reranker"])[0]["c"])
 try:
-    model = providers.cached(GD.setdefault("hindsight_providers", {}), "reranker", config)
+    model = providers.for_bank(plpy, GD, bank_id, "reranker")
     if model is None:
         return None
     return model.rerank(query or "", [d or "" for d in (documents or [])]).tolist()
@@ -196,10 +187,8 @@ if document_id:
     rows = plpy.execute(plpy.prepare("SELECT content_hash FROM hindsight.chunks WHERE bank_id = $1 AND document_id = $2",
                                      ["text", "text"]), [bank_id, document_id])
     stored.update(r["content_hash"] for r in rows)
-embed_config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.provider_config($1, 'embedding') AS c", ["text"]),
-                                       [bank_id])[0]["c"])
 try:
-    embedder = providers.cached(GD.setdefault("hindsight_providers", {}), "embedding", embed_config)
+    embedder = providers.for_bank(plpy, GD, bank_id, "embedding")
     units.fill_units([item], extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"),
                      dedupe=Deduplicator(float(config.get("dedupe_similarity", 0.95))),
                      stored={document_id or "": stored})
