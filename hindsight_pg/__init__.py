@@ -9,7 +9,9 @@
 
 from hindsight_pl import __version__
 from hindsight_pl.extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
+from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.providers import Embedder, HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker, Reranker
+from hindsight_pl.reflect import ReflectResult
 
 from ._client import Client, connect
 from ._errors import (
@@ -22,8 +24,6 @@ from ._errors import (
     ProviderError,
     ServerError,
 )
-from ._llm import LLMExtractor
-from ._reflect import ReflectResult
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
 from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
@@ -44,6 +44,7 @@ __all__ = [
     "HTTPReranker",
     "HindsightError",
     "InvalidInputError",
+    "LLMClient",
     "LLMExtractor",
     "LocalEmbedder",
     "LocalReranker",

@@ -22,14 +22,14 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import chunking, providers, text, units
+from hindsight_pl import chunking, providers, reflect, text, units
 from hindsight_pl.dedupe import Deduplicator
 from hindsight_pl.extract import Extractor, OfflineExtractor, VerbatimExtractor
+from hindsight_pl.llm import LLMClient, LLMError, LLMExtractor, write_observation
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
+from hindsight_pl.reflect import ReflectResult
 
-from ._errors import ExtensionError, HindsightError, InvalidInputError, ProviderError, from_database
-from ._llm import LLMClient, LLMExtractor, write_observation
-from ._reflect import ReflectResult, reflect_loop
+from ._errors import ExtensionError, ExtractionError, HindsightError, InvalidInputError, ProviderError, from_database
 from ._server import EmbeddedServer
 from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
 
@@ -86,14 +86,40 @@ def _database_errors() -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _provider_errors() -> Iterator[None]:
-    """A model provider's failure as the driver's typed :class:`ProviderError`."""
+def _model_errors() -> Iterator[None]:
+    """A model's failure as the driver's typed error: a provider's (embedding model, cross-encoder) as
+    :class:`ProviderError`, a language model's as :class:`ExtractionError`."""
     try:
         yield
+    except (ProviderError, ExtractionError):
+        raise
     except providers.ProviderError as exc:
-        if isinstance(exc, ProviderError):
-            raise
         raise ProviderError(str(exc)) from exc
+    except LLMError as exc:
+        raise ExtractionError(str(exc), hint=exc.hint) from exc
+
+
+class _Memory:
+    """What reflect's tools read through the driver (:class:`hindsight_pl.reflect.Memory`): recall with
+    the driver's embedder (and reranker), sources and mental models from the extension's functions."""
+
+    def __init__(self, client: Client, bank_id: str, recall_args: dict[str, Any]) -> None:
+        self.client, self.bank_id, self.recall_args = client, bank_id, recall_args
+
+    def search(self, query: str, types: list[str] | None) -> list[tuple[Any, str, str, Any]]:
+        found = self.client.recall(self.bank_id, query, types=types, **self.recall_args)
+        return [(r.id, r.text, r.fact_type, r.occurred_start or r.mentioned_at) for r in found.results]
+
+    def source(self, memory_id: str) -> tuple[Any, str] | None:
+        return self.client.conn.execute(
+            "SELECT id, source FROM hindsight._memory_source(%s, %s)", (self.bank_id, memory_id)
+        ).fetchone()
+
+    def mental_models(self, query: str) -> list[tuple[Any, str, str]]:
+        vector = self.client.embedder.embed([query], kind="query")[0]
+        return self.client.conn.execute(
+            "SELECT id, name, content FROM hindsight._nearest_mental_models(%s, %s)", (self.bank_id, vector)
+        ).fetchall()
 
 
 def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
@@ -343,11 +369,11 @@ class Client:
         """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings."""
 
         def embed(texts: list[str]) -> Any:
-            with _provider_errors():
-                return self.embedder.embed(texts, kind="passage")
+            return self.embedder.embed(texts, kind="passage")
 
         stored = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
-        units.fill_units(group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored)
+        with _model_errors():
+            units.fill_units(group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored)
 
     def _chunk_hashes(self, bank_id: str, document_ids: list[str | None]) -> dict[str, Counter[str]]:
         """SHA-256 of the chunks each existing document has, counted (a text may repeat)."""
@@ -385,7 +411,7 @@ class Client:
         Raises :class:`BankNotFoundError` for an unknown bank and :class:`ExtractionError` when the
         model fails (nothing is kept then).
         """
-        with _database_errors(), self.conn.transaction():
+        with _database_errors(), _model_errors(), self.conn.transaction():
             rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
             row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
             llm = LLMClient.from_config(row[0] if row else {})
@@ -401,10 +427,10 @@ class Client:
                         " ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id",
                         (bank_id, observation_id),
                     ).fetchall()
-                    text, bad = write_observation(llm, [t for _, t in sources])
+                    written, bad = write_observation(llm, [t for _, t in sources])
                     self.conn.execute(
                         "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
-                        (bank_id, observation_id, text, [sources[i][0] for i in bad], llm.model),
+                        (bank_id, observation_id, written, [sources[i][0] for i in bad], llm.model),
                     )
                     found = self.conn.execute(
                         "SELECT proof_count FROM hindsight.memory_units WHERE bank_id = %s AND id = %s",
@@ -439,45 +465,19 @@ class Client:
         config = self.get_bank(bank_id).config
         llm = LLMClient.from_config(config)
         if llm is None:
-            raise InvalidInputError(
-                f"bank {bank_id!r} has no language model to reflect with",
-                hint='Set llm_base_url and llm_model in its config, e.g. {"llm_base_url": '
-                '"http://localhost:11434/v1", "llm_model": "llama3.1:8b"} (docs/retain.md lists servers).',
-            )
+            raise InvalidInputError(f"bank {bank_id!r} has no language model to reflect with", hint=reflect.NO_LLM_HINT)
         llm.usage = self.llm_usage
-
-        def memories(types: Sequence[str] | None) -> Callable[[Mapping[str, Any]], list[dict[str, Any]]]:
-            def run(arguments: Mapping[str, Any]) -> list[dict[str, Any]]:
-                cue = str(arguments.get("query") or query)
-                if not text.is_meaningful(cue):
-                    return []
-                found = self.recall(bank_id, cue, budget=budget, max_tokens=max_tokens, types=types, tags=tags,
-                                    tags_match=tags_match, query_timestamp=query_timestamp)  # fmt: skip
-                rows = []
-                for r in found.results:
-                    when = r.occurred_start or r.mentioned_at
-                    rows.append({"id": str(r.id), "text": r.text, "fact_type": r.fact_type,
-                                 "date": when.isoformat() if when else None})  # fmt: skip
-                return rows
-
-            return run
-
-        def expand(arguments: Mapping[str, Any]) -> list[dict[str, Any]]:
-            row = self.conn.execute(
-                "SELECT u.id::text, coalesce(c.chunk_text, d.original_text, u.text) FROM hindsight.memory_units u"
-                " LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id"
-                " LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id"
-                " WHERE u.bank_id = %s AND u.id::text = %s",
-                (bank_id, str(arguments.get("memory_id") or "")),
-            ).fetchone()
-            return [{"id": row[0], "text": row[1], "fact_type": "source"}] if row else []
-
-        return reflect_loop(
-            llm, config, query, budget=budget, response_schema=response_schema,
-            tools={"recall": memories(None), "search_observations": memories(["observation"]),
-                   "search_mental_models": lambda a: self._search_mental_models(bank_id, str(a.get("query") or query)),
-                   "expand": expand},
-        )  # fmt: skip
+        recall_args = {"budget": budget, "max_tokens": max_tokens, "tags": tags, "tags_match": tags_match,
+                       "query_timestamp": query_timestamp}  # fmt: skip
+        memory = _Memory(self, bank_id, recall_args)
+        with _database_errors(), _model_errors():
+            try:
+                return reflect.reflect_loop(llm, config, query, budget=budget, memory=memory,
+                                            response_schema=response_schema)  # fmt: skip
+            except ValueError as exc:
+                if isinstance(exc, HindsightError):
+                    raise
+                raise InvalidInputError(str(exc)) from None
 
     # -- mental models ---------------------------------------------------------------
 
@@ -508,7 +508,7 @@ class Client:
         model = self.get_mental_model(bank_id, name)
         result = self.reflect(bank_id, model.source_query, tags=model.tags or None, max_tokens=model.max_tokens)
         content = result.answer if isinstance(result.answer, str) else json.dumps(result.answer)
-        with _provider_errors():
+        with _model_errors():
             vector = self.embedder.embed([content], kind="passage")[0]
         earlier = [{"content": model.content, "refreshed_at": model.last_refreshed_at.isoformat()}] if (
             model.content is not None and model.last_refreshed_at is not None) else []  # fmt: skip
@@ -549,17 +549,6 @@ class Client:
                 "DELETE FROM hindsight.mental_models WHERE bank_id = %s AND name = %s", (bank_id, name)
             )
         return cur.rowcount > 0
-
-    def _search_mental_models(self, bank_id: str, query: str) -> list[dict[str, Any]]:
-        """Reflect's tool: the five refreshed mental models nearest the query by cosine."""
-        with _provider_errors():
-            vector = self.embedder.embed([query], kind="query")[0]
-        rows = self.conn.execute(
-            "SELECT id::text, name, content FROM hindsight.mental_models"
-            " WHERE bank_id = %s AND embedding IS NOT NULL ORDER BY embedding <=> %s, name LIMIT 5",
-            (bank_id, vector),
-        ).fetchall()
-        return [{"id": r[0], "text": f"{r[1]}: {r[2]}", "fact_type": "mental_model"} for r in rows]
 
     def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit``.
@@ -621,7 +610,7 @@ class Client:
             window = Range(start, end, "[]")
         with _database_errors():
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
-        with _provider_errors():
+        with _model_errors():
             embedding = self.embedder.embed([query], kind="query")[0]
         common = {
             "bank_id": bank_id, "query": query, "query_embedding": embedding, "budget": budget,
@@ -657,7 +646,7 @@ class Client:
                 found = cur.fetchone() or {}
                 scores = None
                 if found.get("texts"):
-                    with _provider_errors():
+                    with _model_errors():
                         scores = [float(x) for x in self.reranker.rerank(query, found["texts"])]
                 cur.execute(
                     "SELECT * FROM hindsight.recall_finish(%s, coalesce(%s::hindsight.recall_candidate[], '{}'),"

@@ -10,6 +10,7 @@ HS404      :class:`BankNotFoundError`
 22xxx      :class:`InvalidInputError`
 23505      :class:`BankExistsError` (from ``create_bank``)
 HS502      :class:`ProviderError` (an in-database model provider failed)
+HS503      :class:`ExtractionError` (an in-database language model call failed)
 =========  ==========================
 """
 
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 import psycopg
 
-from hindsight_pl import providers
+from hindsight_pl import llm, providers
 
 
 class HindsightError(Exception):
@@ -49,8 +50,9 @@ class ServerError(HindsightError):
     """The embedded PostgreSQL server could not be initialised, started or stopped."""
 
 
-class ExtractionError(HindsightError):
-    """Fact extraction failed (the LLM endpoint erred or answered off-schema); nothing was written."""
+class ExtractionError(HindsightError, llm.LLMError):
+    """A language model call failed (fact extraction, observation writing, reflect): the endpoint erred
+    or answered off-schema. Nothing was written."""
 
 
 class ProviderError(HindsightError, providers.ProviderError):
@@ -78,6 +80,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = InvalidInputError
     elif sqlstate == "HS502":
         cls = ProviderError
+    elif sqlstate == "HS503":
+        cls = ExtractionError
     elif sqlstate in ("58P01", "0A000", "42883", "3F000"):
         cls = ExtensionError
     else:

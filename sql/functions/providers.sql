@@ -24,9 +24,9 @@ LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF name IS NULL OR name NOT IN ('embedding_provider', 'reranker_provider') THEN
+    IF name IS NULL OR name NOT IN ('embedding_provider', 'reranker_provider', 'llm_endpoints') THEN
         RAISE EXCEPTION 'unknown setting "%"', name
-            USING ERRCODE = '22023', HINT = 'Settings: embedding_provider, reranker_provider.';
+            USING ERRCODE = '22023', HINT = 'Settings: embedding_provider, reranker_provider, llm_endpoints.';
     END IF;
     IF NOT hindsight._is_superuser(hindsight._invoker()) THEN
         RAISE EXCEPTION 'only a superuser may change %', name
@@ -37,17 +37,26 @@ BEGIN
         DELETE FROM hindsight.settings s WHERE s.name = set_setting.name;
         RETURN hindsight._setting(name);
     END IF;
+    IF name = 'llm_endpoints' AND NOT (
+        jsonb_typeof(value) = 'object' AND value ?& ARRAY['base_urls'] AND (SELECT count(*) FROM jsonb_object_keys(value)) = 1
+        AND jsonb_typeof(value->'base_urls') = 'array'
+        AND NOT jsonb_path_exists(value->'base_urls', '$[*] ? (@.type() != "string")')) THEN
+        RAISE EXCEPTION 'llm_endpoints must be {"base_urls": [...]}, a list of base URLs, got %', value
+            USING ERRCODE = '22023', HINT = 'e.g. {"base_urls": ["http://127.0.0.1:11434/v1"]} (docs/reflect.md).';
+    END IF;
     INSERT INTO hindsight.settings AS s (name, value)
-    VALUES (set_setting.name, hindsight._check_provider(value, replace(set_setting.name, '_provider', '')))
+    VALUES (set_setting.name, CASE WHEN set_setting.name = 'llm_endpoints' THEN value
+                                   ELSE hindsight._check_provider(value, replace(set_setting.name, '_provider', '')) END)
     ON CONFLICT ON CONSTRAINT settings_pkey DO UPDATE SET value = excluded.value;
     RETURN hindsight._setting(name);
 END
 $$;
 COMMENT ON FUNCTION hindsight.set_setting(text, jsonb) IS
-    'Sets a database-wide setting (embedding_provider or reranker_provider, a provider config such as '
-    '{"kind": "http", "url": "http://127.0.0.1:8081"}) and returns its value; NULL restores the built-in default. '
-    'Superusers only (42501): in-database providers run as the server''s operating-system user. 22023 on an '
-    'unknown name or a bad config.';
+    'Sets a database-wide setting and returns its value: embedding_provider or reranker_provider (a provider '
+    'config such as {"kind": "http", "url": "http://127.0.0.1:8081"}, docs/providers.md), llm_endpoints '
+    '({"base_urls": [...]}: the language model endpoints in-database reflect may call for roles other than '
+    'superusers, docs/reflect.md). NULL restores the built-in default. Superusers only (42501): in-database models '
+    'run as the server''s operating-system user. 22023 on an unknown name or a bad value.';
 
 CREATE OR REPLACE FUNCTION hindsight._setting(name text)
 RETURNS jsonb
@@ -57,7 +66,8 @@ AS $$
     SELECT coalesce(
         (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
         CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "all-MiniLM-L6-v2"}'::jsonb
-                  WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb END)
+                  WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb
+                  WHEN 'llm_endpoints' THEN '{"base_urls": []}'::jsonb END)
 $$;
 COMMENT ON FUNCTION hindsight._setting(text) IS
     'A database-wide setting: its row in hindsight.settings, else the built-in default.';

@@ -208,13 +208,15 @@ COMMENT ON TABLE hindsight.mental_models IS
     'based_on and last_refreshed_at hold the latest answer, history the earlier ones.';
 SELECT pg_catalog.pg_extension_config_dump('hindsight.mental_models', '');
 
--- Database-wide settings: the model providers banks use unless their config names their own.
+-- Database-wide settings: the model providers banks use unless their config names their own, and the
+-- language model endpoints the database may call for roles other than superusers.
 CREATE TABLE hindsight.settings (
-    name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider')),
+    name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider', 'llm_endpoints')),
     value jsonb NOT NULL CHECK (jsonb_typeof(value) = 'object')
 );
 COMMENT ON TABLE hindsight.settings IS
-    'Database-wide defaults: embedding_provider and reranker_provider (docs/providers.md); a missing row means '
-    'the built-in default (local all-MiniLM-L6-v2; no reranker). A bank''s config keys of the same names take '
-    'precedence. Change with hindsight.set_setting.';
+    'Database-wide settings: embedding_provider and reranker_provider (docs/providers.md; a bank''s config keys '
+    'of the same names take precedence), llm_endpoints (the language model base URLs that roles other than '
+    'superusers may have the database call, docs/reflect.md). A missing row means the built-in default (local '
+    'all-MiniLM-L6-v2; no reranker; no endpoints). Change with hindsight.set_setting.';
 SELECT pg_catalog.pg_extension_config_dump('hindsight.settings', '');

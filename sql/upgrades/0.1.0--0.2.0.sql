@@ -124,13 +124,14 @@ CREATE TRIGGER memory_units_unlinked AFTER DELETE ON hindsight.memory_units
 
 -- Model providers: database-wide defaults (as in 001-tables.sql).
 CREATE TABLE hindsight.settings (
-    name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider')),
+    name  text PRIMARY KEY CHECK (name IN ('embedding_provider', 'reranker_provider', 'llm_endpoints')),
     value jsonb NOT NULL CHECK (jsonb_typeof(value) = 'object')
 );
 COMMENT ON TABLE hindsight.settings IS
-    'Database-wide defaults: embedding_provider and reranker_provider (docs/providers.md); a missing row means '
-    'the built-in default (local all-MiniLM-L6-v2; no reranker). A bank''s config keys of the same names take '
-    'precedence. Change with hindsight.set_setting.';
+    'Database-wide settings: embedding_provider and reranker_provider (docs/providers.md; a bank''s config keys '
+    'of the same names take precedence), llm_endpoints (the language model base URLs that roles other than '
+    'superusers may have the database call, docs/reflect.md). A missing row means the built-in default (local '
+    'all-MiniLM-L6-v2; no reranker; no endpoints). Change with hindsight.set_setting.';
 SELECT pg_catalog.pg_extension_config_dump('hindsight.settings', '');
 GRANT SELECT ON hindsight.settings TO PUBLIC;
 

@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from hindsight_pg import ExtractionError, InvalidInputError
-from hindsight_pg._llm import FACTS_SCHEMA, SYSTEM_PROMPT
+from hindsight_pl.llm import FACTS_SCHEMA, SYSTEM_PROMPT
 
 
 @pytest.fixture

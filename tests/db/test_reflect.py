@@ -9,7 +9,7 @@ import psycopg
 import pytest
 
 from hindsight_pg import ExtractionError, InvalidInputError
-from hindsight_pg._reflect import DISPOSITION, render_system_prompt
+from hindsight_pl.reflect import DISPOSITION, render_system_prompt
 
 FACTS = [
     {"content": "Ana ran 5 km in Riverside Park before work.", "timestamp": "2024-01-09T07:00:00Z"},
@@ -146,3 +146,87 @@ def test_mental_models_refresh_keep_history_and_are_searchable(client, db, scrip
     assert client.delete_mental_model(bank, "pets") and not client.delete_mental_model(bank, "pets")
     with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
         client.get_mental_model(bank, "pets")
+
+
+def _sql_reflect(db, *args, **named):
+    params = ", ".join(["%s"] * len(args) + [f"{k} => %s" for k in named])
+    return db.execute(f"SELECT * FROM hindsight.reflect({params})", (*args, *named.values())).fetchone()
+
+
+def test_sql_reflect_runs_the_drivers_loop_inside_the_database(client, db, script_server, bank):
+    script = [
+        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "expand", "arguments": {"memory_id": "$first"}},
+        {"tool": "done", "arguments": {"answer": "Ana has a grey cat named **Pixel**.",
+                                       "memory_ids": ["$first", "00000000-0000-0000-0000-000000000000"]}},
+    ]  # fmt: skip
+    script_server.script = [dict(turn) for turn in script]
+    from_driver = client.reflect(bank, "What pet does Ana have?")
+    driver_requests, script_server.requests = script_server.requests, []
+    script_server.script = [dict(turn) for turn in script]
+    answer, structured, based_on, usage, trace = _sql_reflect(db, bank, "What pet does Ana have?")
+    assert answer == "Ana has a grey cat named **Pixel**." and structured is None
+    assert [(m["text"], m["fact_type"]) for m in based_on] == [("Ana adopted a grey cat named Pixel.", "world")]
+    assert [m["id"] for m in based_on] == [m["id"] for m in from_driver.based_on]  # the same recall, in the database
+    assert [(t["tool"], t.get("results")) for t in trace] == [("recall", 3), ("expand", 1), ("done", None)]
+    assert trace == from_driver.trace
+    assert [(u["purpose"], u["model"], u["prompt_tokens"]) for u in usage] == [("reflect", "reflect-model", 300)] * 3
+    # the same requests reach the model: prompt, tools, tool results
+    assert [r["messages"] for r in script_server.requests] == [r["messages"] for r in driver_requests]
+    assert script_server.requests[0]["tools"] == driver_requests[0]["tools"]
+    system = script_server.requests[0]["messages"][0]["content"]
+    assert system == render_system_prompt(client.get_bank(bank).config) and DISPOSITION["skepticism"][5] in system
+
+
+def test_sql_reflect_structured_answers_budgets_and_errors(db, script_server, bank):
+    schema = {"type": "object", "required": ["pet"], "properties": {"pet": {"type": "string"}}}
+    script_server.script = [{"tool": "done", "arguments": {"answer": {"pet": "cat"}, "memory_ids": []}}]
+    answer, structured, based_on, _, _ = _sql_reflect(db, bank, "Ana's pet?", response_schema=json.dumps(schema))
+    assert structured == {"pet": "cat"} and json.loads(answer) == {"pet": "cat"} and based_on == []
+    script_server.script = [{"tool": "done", "arguments": {"answer": {"animal": "cat"}, "memory_ids": []}}]
+    with pytest.raises(psycopg.Error, match="does not follow response_schema: 'pet' is a required property") as caught:
+        _sql_reflect(db, bank, "Ana's pet?", response_schema=json.dumps(schema))
+    assert caught.value.sqlstate == "HS503"
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="response_schema is not a JSON schema"):
+        _sql_reflect(db, bank, "Ana's pet?", response_schema='{"type": "kitten"}')
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
+        _sql_reflect(db, bank, "Ana's pet?", budget="huge")
+    assert caught.value.diag.message_primary == "unknown budget 'huge': use low, mid or high"  # no PL/Python prefix
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="the question is blank"):
+        _sql_reflect(db, bank, " ?! ")
+    script_server.script = [{"tool": "recall", "arguments": {"query": f"try {i}"}} for i in range(9)]
+    script_server.script.append({"tool": "done", "arguments": {"answer": "Ana runs.", "memory_ids": []}})
+    assert _sql_reflect(db, bank, "What does Ana do?", budget="mid")[0] == "Ana runs."
+    assert len(script_server.requests) == 2 + 10  # two calls above, then the mid budget's ten
+    db.execute("SELECT hindsight.create_bank('plain')")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="bank 'plain' has no language model") as caught:
+        _sql_reflect(db, "plain", "anything")
+    assert "llm_base_url" in caught.value.diag.message_hint
+    with pytest.raises(psycopg.Error) as caught:
+        _sql_reflect(db, "nobody", "anything")
+    assert (caught.value.sqlstate, caught.value.diag.message_primary) == ("HS404", 'unknown bank "nobody"')
+
+
+def test_sql_reflect_calls_only_allowed_endpoints_for_ordinary_roles(db, script_server, bank):
+    role = "reflect_reader"
+    db.execute(f"CREATE ROLE {role}")
+    db.execute("SELECT hindsight.grant_bank(%s, %s, 'read')", (bank, role))
+    url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    db.execute(f"SET ROLE {role}")
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match=f"may not call the language model at {url}") as caught:
+        _sql_reflect(db, bank, "What pet does Ana have?")
+    assert "set_setting('llm_endpoints'" in caught.value.diag.message_hint and script_server.requests == []
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a superuser may change llm_endpoints"):
+        db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url]}),))
+    db.execute("RESET ROLE")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="llm_endpoints must be"):
+        db.execute("""SELECT hindsight.set_setting('llm_endpoints', '{"base_urls": "everything"}')""")
+    db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url]}),))
+    db.execute(f"SET ROLE {role}")
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "done", "arguments": {"answer": "A cat.", "memory_ids": ["$first"]}},
+    ]
+    answer, _, based_on, _, _ = _sql_reflect(db, bank, "What pet does Ana have?")
+    assert answer == "A cat." and [m["text"] for m in based_on] == ["Ana adopted a grey cat named Pixel."]
+    db.execute("RESET ROLE")

@@ -7,7 +7,6 @@ from datetime import UTC, datetime
 import numpy as np
 import pytest
 
-from hindsight_pg._llm import _date, _halves, fact_text
 from hindsight_pl.dedupe import Deduplicator
 from hindsight_pl.extract import (
     Fact,
@@ -19,6 +18,7 @@ from hindsight_pl.extract import (
     normalise,
     split_sentences,
 )
+from hindsight_pl.llm import _date, _halves, fact_text
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
 

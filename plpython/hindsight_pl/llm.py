@@ -1,5 +1,6 @@
 """The language model: one client (:class:`LLMClient`) for every use, fact extraction
-(:class:`LLMExtractor`) and observation writing (:func:`write_observation`).
+(:class:`LLMExtractor`), observation writing (:func:`write_observation`) and reflect
+(:mod:`hindsight_pl.reflect`), in the driver and inside PostgreSQL alike.
 
 Any OpenAI-compatible chat-completions endpoint (the ``openai`` package): a bank's
 ``llm_base_url`` and ``llm_model``, the API key from the environment variable its
@@ -21,10 +22,20 @@ from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
-from hindsight_pl import chunking
-from hindsight_pl.extract import Fact, is_fact
+from . import chunking
+from .extract import Fact, is_fact
 
-from ._errors import ExtractionError
+
+class LLMError(Exception):
+    """A language model call failed: the endpoint erred, or answered twice with something that is
+    not JSON of the schema, or wrote nothing usable. The message names the model; ``hint`` (or
+    None) says what to do. The driver raises it as ``hindsight_pg.ExtractionError``; SQL
+    functions as SQLSTATE HS503."""
+
+    def __init__(self, message: str, *, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.hint = hint
+
 
 FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",
                "entities", "causal_relations"]  # fmt: skip
@@ -100,7 +111,7 @@ class LLMClient:
     variable holding the key (an empty key is sent when it is unset, which local servers
     accept); ``retries``: the openai client's retries with exponential backoff. ``usage``
     holds one ``{"purpose", "model", "prompt_tokens", "completion_tokens"}`` per call.
-    Raises :class:`ExtractionError` when the endpoint fails or answers twice with
+    Raises :class:`LLMError` when the endpoint fails or answers twice with
     something that is not JSON of the schema.
     """
 
@@ -110,6 +121,7 @@ class LLMClient:
     ) -> None:  # fmt: skip
         import openai  # imported only when a bank uses a language model
 
+        self.base_url = base_url
         self.model = model
         self.usage: list[dict[str, Any]] = []
         self._client = openai.OpenAI(
@@ -136,7 +148,7 @@ class LLMClient:
                 temperature=0.1, max_tokens=max_tokens,
             )  # fmt: skip
         except self._api_error as exc:
-            raise ExtractionError(f"{purpose} by {self.model} failed: {exc}") from exc
+            raise LLMError(f"{purpose} by {self.model} failed: {exc}") from exc
         self._record(purpose, response.usage)
         return response.choices[0].message
 
@@ -163,7 +175,7 @@ class LLMClient:
                                      "json_schema": {"name": name, "strict": True, "schema": schema}},
                 )  # fmt: skip
             except self._api_error as exc:
-                raise ExtractionError(f"{purpose} by {self.model} failed: {exc}") from exc
+                raise LLMError(f"{purpose} by {self.model} failed: {exc}") from exc
             self._record(purpose, response.usage)
             choice = response.choices[0]
             if choice.finish_reason == "length":
@@ -176,7 +188,7 @@ class LLMClient:
                 return document
             except (ValueError, TypeError) as exc:
                 if attempt == 1:
-                    raise ExtractionError(
+                    raise LLMError(
                         f"{self.model} answered without the {name} schema: {exc}: {content[:200]!r}"
                     ) from None
         raise AssertionError("unreachable")
@@ -197,7 +209,7 @@ def fact_text(fact: dict[str, Any]) -> str:
 class LLMExtractor:
     """Extraction by a chat model behind an OpenAI-compatible API, through ``llm`` (an
     :class:`LLMClient`, e.g. ``LLMClient.from_config(bank_config)``). Raises
-    :class:`ExtractionError` when the endpoint fails or answers with anything but the schema.
+    :class:`LLMError` when the endpoint fails or answers with anything but the schema.
     """
 
     def __init__(self, llm: LLMClient, *, max_tokens: int = 4096, max_splits: int = 3) -> None:
@@ -235,7 +247,7 @@ class LLMExtractor:
         if document is None:  # cut off by the token limit: the two halves, each on its own
             halves = _halves(chunk)
             if splits <= 0 or len(halves) < 2:
-                raise ExtractionError(
+                raise LLMError(
                     f"the extraction of a {len(chunk)}-character chunk overflowed {self.max_tokens} tokens",
                     hint="Retain shorter content, or raise the model's output limit.",
                 )
@@ -247,7 +259,7 @@ class LLMExtractor:
             return first + second
         facts = document.get("facts")
         if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
-            raise ExtractionError(f"{self.llm.model} answered without the facts schema: facts is not a list of objects")
+            raise LLMError(f"{self.llm.model} answered without the facts schema: facts is not a list of objects")
         return list(facts)
 
     def _fact(self, raw: dict[str, Any], index: int, entities: Sequence[str]) -> Fact | None:
@@ -326,12 +338,12 @@ Answer with JSON only."""
 
 def write_observation(llm: LLMClient, facts: Sequence[str]) -> tuple[str, list[int]]:
     """An observation's text written by the model from its supporting facts (oldest first), and the
-    indexes of the facts it found contradicting. Raises :class:`ExtractionError` on a failed call."""
+    indexes of the facts it found contradicting. Raises :class:`LLMError` on a failed call."""
     user = "\n".join(f"{i}. {fact}" for i, fact in enumerate(facts))
     document = llm.json(OBSERVATION_PROMPT, user, OBSERVATION_SCHEMA, name="observation",
                         purpose="observation writing", max_tokens=512)  # fmt: skip
     text = str((document or {}).get("observation") or "").strip()
     if not is_fact(text):
-        raise ExtractionError(f"{llm.model} wrote no observation for {len(facts)} facts")
+        raise LLMError(f"{llm.model} wrote no observation for {len(facts)} facts")
     bad = (document or {}).get("contradicting") or []
     return text, sorted({int(i) for i in bad if isinstance(i, int) and 0 <= i < len(facts)})

@@ -4,18 +4,20 @@ An agent loop over tools (OpenAI tool calls): ``recall`` (the full pipeline),
 ``search_observations`` (recall of observations only), ``search_mental_models`` (the bank's
 mental models nearest the query), ``expand`` (the chunk or document a memory came from) and
 ``done`` (the answer and the memory ids it rests on). Iterations: low 5, mid 10, high 20; the
-last one forces ``done``. Cited ids that no tool returned are dropped. docs/reflect.md.
+last one forces ``done``. Cited ids that no tool returned are dropped. The driver
+(``Client.reflect``) and the SQL function ``hindsight.reflect`` run the same loop with their own
+tools. docs/reflect.md.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
-from ._errors import ExtractionError, InvalidInputError
-from ._llm import LLMClient
+from . import text
+from .llm import LLMClient, LLMError
 
 ITERATIONS = {"low": 5, "mid": 10, "high": 20}
 
@@ -76,6 +78,70 @@ TOOLS: list[dict[str, Any]] = [
 ]  # fmt: skip
 
 
+NO_LLM_HINT = (
+    'Set llm_base_url and llm_model in its config, e.g. {"llm_base_url": "http://localhost:11434/v1", '
+    '"llm_model": "llama3.1:8b"} (docs/retain.md lists servers).'
+)
+
+
+def check_budget(budget: str) -> None:
+    """Raises ValueError unless ``budget`` is low, mid or high."""
+    if budget not in ITERATIONS:
+        raise ValueError(f"unknown budget {budget!r}: use low, mid or high")
+
+
+def check_response_schema(schema: Any) -> None:
+    """Raises ValueError unless ``schema`` is None or a JSON schema (an object valid under its draft)."""
+    if schema is None:
+        return
+    import jsonschema
+
+    if not isinstance(schema, Mapping):
+        raise ValueError(f"response_schema must be a JSON object, got {type(schema).__name__}")
+    try:
+        jsonschema.validators.validator_for(dict(schema)).check_schema(dict(schema))
+    except jsonschema.SchemaError as exc:
+        raise ValueError(f"response_schema is not a JSON schema: {exc.message}") from None
+
+
+class Memory(Protocol):
+    """What the tools read, given by the caller (the driver over psycopg, ``hindsight.reflect`` over plpy).
+
+    ``search(query, types)``: recall's results, best first, as ``(id, text, fact_type, date)`` (date: when it
+    happened or was said, a datetime or ISO 8601 string, or None); ``types`` None for every fact type.
+    ``source(memory_id)``: ``(id, text)`` of the chunk or document the memory came from, or None.
+    ``mental_models(query)``: the nearest refreshed mental models as ``(id, name, content)``.
+    """
+
+    def search(self, query: str, types: list[str] | None) -> Sequence[tuple[Any, str, str, Any]]: ...
+
+    def source(self, memory_id: str) -> tuple[Any, str] | None: ...
+
+    def mental_models(self, query: str) -> Sequence[tuple[Any, str, str]]: ...
+
+
+def _memory(memory_id: Any, text_: str, fact_type: str, when: Any = None) -> dict[str, Any]:
+    """A tool result as the model sees it and ``based_on`` lists it."""
+    date = when.isoformat() if hasattr(when, "isoformat") else when
+    return {"id": str(memory_id), "text": text_, "fact_type": fact_type, "date": date}
+
+
+def run_tool(memory: Memory, name: str, arguments: Mapping[str, Any], query: str) -> list[dict[str, Any]] | None:
+    """One tool call's results (dicts with id, text, fact_type, date), or None for an unknown tool. A
+    missing or blank query argument falls back to the question; expand of an unknown id finds nothing."""
+    cue = str(arguments.get("query") or "").strip()
+    cue = cue if text.is_meaningful(cue) else query
+    if name in ("recall", "search_observations"):
+        found = memory.search(cue, ["observation"] if name == "search_observations" else None)
+        return [_memory(*row) for row in found]
+    if name == "search_mental_models":
+        return [_memory(i, f"{n}: {c}", "mental_model") for i, n, c in memory.mental_models(cue)]
+    if name == "expand":
+        row = memory.source(str(arguments.get("memory_id") or ""))
+        return [_memory(row[0], row[1], "source")] if row else []
+    return None
+
+
 def done_tool(response_schema: Mapping[str, Any] | None) -> dict[str, Any]:
     """The ``done`` tool: the answer (Markdown, or an object of ``response_schema``) and the cited ids."""
     answer = dict(response_schema) if response_schema else {"type": "string", "description": "Markdown"}
@@ -121,14 +187,16 @@ def reflect_loop(
     query: str,
     *,
     budget: str,
-    tools: Mapping[str, Callable[[Mapping[str, Any]], list[dict[str, Any]]]],
+    memory: Memory,
     response_schema: Mapping[str, Any] | None = None,
 ) -> ReflectResult:
-    """Run the agent loop; ``tools`` maps recall / search_observations / expand to functions returning
-    memories as dicts with ``id`` and ``text``. Raises :class:`InvalidInputError` for a bad budget and
-    :class:`ExtractionError` when the model fails or its structured answer breaks ``response_schema``."""
-    if budget not in ITERATIONS:
-        raise InvalidInputError(f"unknown budget {budget!r}: use low, mid or high")
+    """Answer ``query`` with ``llm`` in the disposition and directives of the bank ``config``, looking things
+    up in ``memory``. Raises ValueError for a bad budget or response_schema and :class:`LLMError` when
+    the model fails or its structured answer breaks ``response_schema``; the caller's errors pass through."""
+    check_budget(budget)
+    check_response_schema(response_schema)
+    if not text.is_meaningful(query):
+        raise ValueError(f"the question is blank or has only punctuation: {query[:40]!r}")
     usage_start = len(llm.usage)
     messages: list[dict[str, Any]] = [
         {"role": "system", "content": render_system_prompt(config)},
@@ -157,14 +225,13 @@ def reflect_loop(
                 trace.append({"tool": "done", "arguments": arguments})
                 return _finish(llm, usage_start, arguments.get("answer"), arguments.get("memory_ids") or [], seen,
                                trace, response_schema)  # fmt: skip
-            handler = tools.get(call.function.name)
-            results = handler(arguments) if handler else []
-            for r in results:
-                seen.setdefault(str(r["id"]), r)
-            trace.append({"tool": call.function.name, "arguments": arguments, "results": len(results)})
-            content = json.dumps({"results": results} if handler else {"error": "unknown tool"}, default=str)
+            results = run_tool(memory, call.function.name, arguments, query)
+            for r in results or []:
+                seen.setdefault(r["id"], r)
+            trace.append({"tool": call.function.name, "arguments": arguments, "results": len(results or [])})
+            content = json.dumps({"results": results} if results is not None else {"error": "unknown tool"})
             messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
-    raise ExtractionError(f"{llm.model} did not call done within {ITERATIONS[budget]} iterations")
+    raise LLMError(f"{llm.model} did not call done within {ITERATIONS[budget]} iterations")
 
 
 def _finish(
@@ -177,6 +244,6 @@ def _finish(
         try:
             jsonschema.validate(answer, dict(response_schema))
         except jsonschema.ValidationError as exc:
-            raise ExtractionError(f"{llm.model}'s answer does not follow response_schema: {exc.message}") from None
+            raise LLMError(f"{llm.model}'s answer does not follow response_schema: {exc.message}") from None
     based_on = [seen[str(i)] for i in dict.fromkeys(str(i) for i in cited) if str(i) in seen]
     return ReflectResult(answer, based_on, list(llm.usage[usage_start:]), trace)

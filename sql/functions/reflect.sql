@@ -1,0 +1,167 @@
+-- Reflect inside the database: the agent loop of hindsight_pl.reflect, with tools that read the
+-- bank through SPI (hindsight.recall, the sources of memories, mental models). The driver's
+-- Client.reflect runs the same loop over psycopg. docs/reflect.md.
+
+CREATE OR REPLACE FUNCTION hindsight._memory_source(bank_id text, memory_id text)
+RETURNS TABLE (id uuid, source text)
+LANGUAGE sql STABLE
+SET search_path FROM CURRENT
+AS $$
+    SELECT u.id, coalesce(c.chunk_text, d.original_text, u.text)
+    FROM hindsight.memory_units u
+    LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id
+    LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id
+    WHERE u.bank_id = _memory_source.bank_id
+      AND u.id = CASE WHEN memory_id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN memory_id::uuid END
+$$;
+COMMENT ON FUNCTION hindsight._memory_source(text, text) IS
+    'Reflect''s expand tool: the text a memory unit came from (its chunk, else its document, else its own '
+    'text), as (id, source); no row for an id that is not one of the bank''s memory units (any text is accepted).';
+
+CREATE OR REPLACE FUNCTION hindsight._nearest_mental_models(bank_id text, query_embedding vector, k int DEFAULT 5)
+RETURNS TABLE (id uuid, name text, content text)
+LANGUAGE sql STABLE
+SET search_path FROM CURRENT
+AS $$
+    SELECT m.id, m.name, m.content
+    FROM hindsight.mental_models m
+    WHERE m.bank_id = _nearest_mental_models.bank_id AND m.embedding IS NOT NULL
+    ORDER BY m.embedding <=> query_embedding, m.name
+    LIMIT k
+$$;
+COMMENT ON FUNCTION hindsight._nearest_mental_models(text, vector, int) IS
+    'Reflect''s search_mental_models tool: the bank''s k refreshed mental models nearest query_embedding '
+    '(vector(384)) by cosine distance, ties by name.';
+
+CREATE OR REPLACE FUNCTION hindsight._check_llm_endpoint(base_url text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF hindsight._is_superuser(hindsight._invoker())
+       OR hindsight._setting('llm_endpoints')->'base_urls' ? base_url THEN
+        RETURN;
+    END IF;
+    RAISE EXCEPTION 'the database may not call the language model at %', base_url
+        USING ERRCODE = '42501',
+              HINT = 'In-database language model calls run as the server''s operating-system user: a superuser '
+                     'allows the endpoint with SELECT hindsight.set_setting(''llm_endpoints'', '
+                     '''{"base_urls": ["' || base_url || '"]}'') (docs/reflect.md), or reflect through the driver.';
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_llm_endpoint(text) IS
+    'Raises 42501 unless the database may call the language model at base_url: a superuser may call any; other '
+    'roles only the base URLs of the setting llm_endpoints.';
+
+CREATE OR REPLACE FUNCTION hindsight._reflect(
+    bank_id text,
+    query text,
+    budget text DEFAULT 'low',
+    max_tokens int DEFAULT 4096,
+    tags text[] DEFAULT NULL,
+    tags_match text DEFAULT 'any',
+    response_schema jsonb DEFAULT NULL,
+    query_timestamp timestamptz DEFAULT NULL
+)
+RETURNS TABLE (answer text, structured_answer jsonb, based_on jsonb, usage jsonb, trace jsonb)
+LANGUAGE plpython3u
+AS $$
+import json
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl import providers, reflect
+from hindsight_pl.llm import LLMClient, LLMError
+
+config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
+llm = LLMClient.from_config(config)
+if llm is None:
+    plpy.error(f"bank {bank_id!r} has no language model to reflect with", sqlstate="22023", hint=reflect.NO_LLM_HINT)
+plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
+plans = GD.setdefault("hindsight_reflect_plans", {})
+if not plans:
+    plans["search"] = plpy.prepare(
+        "SELECT r.id, r.text, r.fact_type, to_json(coalesce(r.occurred_start, r.mentioned_at)) #>> '{}' AS date"
+        " FROM hindsight.recall($1, $2, budget => $3, max_tokens => $4, types => $5, tags => $6, tags_match => $7,"
+        " query_timestamp => $8) r ORDER BY r.rank",
+        ["text", "text", "text", "int", "text[]", "text[]", "text", "timestamptz"])
+    plans["source"] = plpy.prepare("SELECT id, source FROM hindsight._memory_source($1, $2)", ["text", "text"])
+    plans["models"] = plpy.prepare(
+        "SELECT id, name, content FROM hindsight._nearest_mental_models($1, (hindsight.embed($1, ARRAY[$2], 'query'))[1])",
+        ["text", "text"])
+
+class Memory:
+    def search(self, cue, types):
+        rows = plpy.execute(plans["search"], [bank_id, cue, budget, max_tokens, types, tags, tags_match, query_timestamp])
+        return [(r["id"], r["text"], r["fact_type"], r["date"]) for r in rows]
+
+    def source(self, memory_id):
+        rows = plpy.execute(plans["source"], [bank_id, memory_id])
+        return (rows[0]["id"], rows[0]["source"]) if rows else None
+
+    def mental_models(self, cue):
+        return [(r["id"], r["name"], r["content"]) for r in plpy.execute(plans["models"], [bank_id, cue])]
+
+try:
+    result = reflect.reflect_loop(llm, config, query or "", budget=budget, memory=Memory(),
+                                  response_schema=json.loads(response_schema) if response_schema else None)
+except LLMError as exc:
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
+               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
+except providers.ProviderError as exc:
+    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
+               "'embedding') (docs/providers.md).")
+except ValueError as exc:
+    plpy.error(str(exc), sqlstate="22023")
+structured = None if response_schema is None else json.dumps(result.answer)
+answer = result.answer if response_schema is None else structured
+return [(answer, structured, json.dumps(result.based_on), json.dumps(result.usage), json.dumps(result.trace))]
+$$;
+COMMENT ON FUNCTION hindsight._reflect(text, text, text, int, text[], text, jsonb, timestamptz) IS
+    'The PL/Python body of hindsight.reflect (which see); hindsight.reflect raises its errors without PL/Python''s '
+    'exception class and traceback.';
+
+CREATE OR REPLACE FUNCTION hindsight.reflect(
+    bank_id text,
+    query text,
+    budget text DEFAULT 'low',
+    max_tokens int DEFAULT 4096,
+    tags text[] DEFAULT NULL,
+    tags_match text DEFAULT 'any',
+    response_schema jsonb DEFAULT NULL,
+    query_timestamp timestamptz DEFAULT NULL
+)
+RETURNS TABLE (answer text, structured_answer jsonb, based_on jsonb, usage jsonb, trace jsonb)
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    state text;
+    message text;
+    hint text;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank, before any Python runs
+    RETURN QUERY SELECT * FROM hindsight._reflect(bank_id, query, budget, max_tokens, tags, tags_match,
+                                                  response_schema, query_timestamp);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    message := regexp_replace(message, '^plpy\.[A-Za-z]*Error: ', '');
+    IF coalesce(hint, '') = '' THEN
+        RAISE EXCEPTION USING ERRCODE = state, MESSAGE = message;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = state, MESSAGE = message, HINT = hint;
+END
+$$;
+COMMENT ON FUNCTION hindsight.reflect(text, text, text, int, text[], text, jsonb, timestamptz) IS
+$$Answers query from the bank's memory with its language model (config llm_base_url, llm_model; the API key from
+the server's environment variable llm_api_key_env names), in the bank's disposition and directives: the agent
+loop of hindsight_pl.reflect (the driver's Client.reflect runs the same one) over the tools recall (hindsight.recall
+with budget, max_tokens, tags, tags_match, query_timestamp; embeddings by the bank's provider), search_observations,
+search_mental_models, expand and done; 5 / 10 / 20 model calls for budget low / mid / high, the last forcing an
+answer. One row: answer (Markdown; with response_schema, the JSON text of the answer), structured_answer (the
+answer validated against response_schema, a JSON schema; NULL without one), based_on (jsonb array of the cited
+memories a tool returned: id, text, fact_type, date), usage (one {purpose, model, prompt_tokens,
+completion_tokens} per model call) and trace (the tool calls: tool, arguments, results). Roles other than
+superusers may only call base URLs of the setting llm_endpoints (42501). Errors: HS404 unknown bank, 22023 no
+language model (the hint says how to configure one), bad budget, blank query or bad response_schema, 42501 an
+endpoint not allowed, HS503 the model failed or broke the schema, HS502 the embedding provider failed.
+docs/reflect.md.$$;
