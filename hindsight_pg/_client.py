@@ -25,7 +25,7 @@ from psycopg.types.range import Range
 from hindsight_pl import chunking, providers, reflect, text, units
 from hindsight_pl.dedupe import Deduplicator
 from hindsight_pl.extract import Extractor, OfflineExtractor, VerbatimExtractor
-from hindsight_pl.llm import LLMClient, LLMError, LLMExtractor, write_observation
+from hindsight_pl.llm import LLMClient, LLMError, LLMExtractor, rewrite_observations
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 
@@ -412,33 +412,20 @@ class Client:
         model fails (nothing is kept then).
         """
         with _database_errors(), _model_errors(), self.conn.transaction():
-            rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
+            rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s, use_llm => false)", (bank_id,)).fetchall()
             row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
             llm = LLMClient.from_config(row[0] if row else {})
             if llm is None:
                 return [(r[0], r[1], r[2]) for r in rows]
             llm.usage = self.llm_usage
-            done = []
-            for observation_id, action, proof in rows:
-                if action != "merged":
-                    sources = self.conn.execute(
-                        "SELECT u.id, u.text FROM hindsight.observation_sources s JOIN hindsight.memory_units u"
-                        " ON u.bank_id = s.bank_id AND u.id = s.unit_id WHERE s.bank_id = %s AND s.observation_id = %s"
-                        " ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id",
-                        (bank_id, observation_id),
-                    ).fetchall()
-                    written, bad = write_observation(llm, [t for _, t in sources])
-                    self.conn.execute(
-                        "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
-                        (bank_id, observation_id, written, [sources[i][0] for i in bad], llm.model),
-                    )
-                    found = self.conn.execute(
-                        "SELECT proof_count FROM hindsight.memory_units WHERE bank_id = %s AND id = %s",
-                        (bank_id, observation_id),
-                    ).fetchone()
-                    action, proof = (action, found[0]) if found else ("removed", None)
-                done.append((observation_id, action, proof))
-            return done
+            return rewrite_observations(
+                llm, rows,
+                facts_of=lambda o: self.conn.execute(
+                    "SELECT unit_id, text FROM hindsight._observation_facts(%s, %s)", (bank_id, o)).fetchall(),
+                write=lambda o, written, bad: self.conn.execute(
+                    "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
+                    (bank_id, o, written, bad, llm.model)).fetchone()[0],
+            )  # fmt: skip
 
     def reflect(
         self,

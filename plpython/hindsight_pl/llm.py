@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, cast
 
@@ -334,6 +334,29 @@ keep names and numbers exactly.
 - "contradicting": the numbers (as given, starting at 0) of the facts that contradict what the \
 others show; leave them out of the sentence. [] when none does.
 Answer with JSON only."""
+
+
+def rewrite_observations(
+    llm: LLMClient,
+    rows: Sequence[tuple[Any, str, int | None]],
+    *,
+    facts_of: Callable[[Any], Sequence[tuple[Any, str]]],
+    write: Callable[[Any, str, list[Any]], int | None],
+) -> list[tuple[Any, str, int | None]]:
+    """LLM consolidation after the offline pass: ``rows`` are its ``(observation_id, action, proof_count)``;
+    for each created or updated observation the model writes the text from ``facts_of(observation_id)``
+    (``(unit_id, text)`` oldest first) and ``write(observation_id, text, contradicting_unit_ids)`` stores it
+    and returns the new proof count (None when the observation is gone). Returns the rows with the new
+    proof counts, action ``removed`` for the gone. Raises :class:`LLMError` on a failed call."""
+    done = []
+    for observation_id, action, proof in rows:
+        if action != "merged":
+            facts = facts_of(observation_id)
+            written, bad = write_observation(llm, [t for _, t in facts])
+            proof = write(observation_id, written, [facts[i][0] for i in bad])
+            action = action if proof is not None else "removed"
+        done.append((observation_id, action, proof))
+    return done
 
 
 def write_observation(llm: LLMClient, facts: Sequence[str]) -> tuple[str, list[int]]:

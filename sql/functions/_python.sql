@@ -82,3 +82,20 @@ $$;
 COMMENT ON FUNCTION hindsight._require_python() IS
     'Makes sure hindsight_pl is loaded in this session; raises 58P01 when it cannot be imported and 0A000 '
     'when its version differs from the extension''s, each with a hint.';
+
+CREATE OR REPLACE FUNCTION hindsight._raise(sqlstate text, message text, hint text)
+RETURNS void
+LANGUAGE plpgsql
+AS $$
+BEGIN
+    message := regexp_replace(message, '^plpy\.[A-Za-z]*Error: ', '');
+    IF coalesce(hint, '') = '' THEN
+        RAISE EXCEPTION USING ERRCODE = sqlstate, MESSAGE = message;
+    END IF;
+    RAISE EXCEPTION USING ERRCODE = sqlstate, MESSAGE = message, HINT = hint;
+END
+$$;
+COMMENT ON FUNCTION hindsight._raise(text, text, text) IS
+    'Raises an error again without PL/Python''s exception class before its message (plpy.Error: ...) and '
+    'without its traceback: the public PL/pgSQL wrappers of PL/Python functions (hindsight.reflect, '
+    'hindsight.consolidate) catch an error and call this with its SQLSTATE, message and hint.';

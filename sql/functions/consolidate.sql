@@ -74,14 +74,14 @@ COMMENT ON FUNCTION hindsight._refresh_observation(text, uuid) IS
     'embedding = l2_normalize(mean), dates = the span of the facts'' dates, mentioned_at = the latest, tags and '
     'entities = the union, proof_count = the number of facts; deletes it when no fact is left.';
 
-CREATE OR REPLACE FUNCTION hindsight.consolidate(bank_id text)
+CREATE OR REPLACE FUNCTION hindsight._group_observations(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(consolidate.bank_id);
+    cfg jsonb := hindsight.bank_config(_group_observations.bank_id);
     min_similarity float8 := (cfg->>'observation_similarity')::float8;
     merge_at float8 := (cfg->>'observation_merge_similarity')::float8;
     ts_config regconfig := (cfg->>'text_search_config')::regconfig;
@@ -101,29 +101,29 @@ DECLARE
     new_id uuid;
 BEGIN
     -- one consolidation of a bank at a time
-    PERFORM pg_advisory_xact_lock(hashtextextended('hindsight.consolidate ' || consolidate.bank_id, 0));
+    PERFORM pg_advisory_xact_lock(hashtextextended('hindsight.consolidate ' || _group_observations.bank_id, 0));
     SELECT coalesce(array_agg(u.id ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.created_at, u.id), '{}')
     INTO fresh
     FROM hindsight.memory_units u
-    WHERE u.bank_id = consolidate.bank_id AND u.fact_type IN ('world', 'experience') AND u.consolidated_at IS NULL;
+    WHERE u.bank_id = _group_observations.bank_id AND u.fact_type IN ('world', 'experience') AND u.consolidated_at IS NULL;
 
     FOR fact IN SELECT u.id, u.embedding FROM unnest(fresh) WITH ORDINALITY AS f(id, n)
-                JOIN hindsight.memory_units u ON u.bank_id = consolidate.bank_id AND u.id = f.id ORDER BY f.n LOOP
+                JOIN hindsight.memory_units u ON u.bank_id = _group_observations.bank_id AND u.id = f.id ORDER BY f.n LOOP
         CONTINUE WHEN fact.id = ANY (placed);
         -- 1. the most similar observation that shares an entity with the fact takes it
         SELECT o.id INTO joined
         FROM hindsight.memory_units o
-        WHERE o.bank_id = consolidate.bank_id AND o.fact_type = 'observation'
+        WHERE o.bank_id = _group_observations.bank_id AND o.fact_type = 'observation'
           AND (o.embedding <=> fact.embedding) <= 1 - min_similarity
           AND EXISTS (SELECT FROM hindsight.unit_entities a
                       JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
-                      WHERE a.bank_id = consolidate.bank_id AND a.unit_id = fact.id AND b.unit_id = o.id)
+                      WHERE a.bank_id = _group_observations.bank_id AND a.unit_id = fact.id AND b.unit_id = o.id)
         ORDER BY o.embedding <=> fact.embedding, o.id
         LIMIT 1;
         IF joined IS NOT NULL THEN
             INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
-            VALUES (consolidate.bank_id, joined, fact.id) ON CONFLICT DO NOTHING;
-            PERFORM hindsight._refresh_observation(consolidate.bank_id, joined);
+            VALUES (_group_observations.bank_id, joined, fact.id) ON CONFLICT DO NOTHING;
+            PERFORM hindsight._refresh_observation(_group_observations.bank_id, joined);
             placed := placed || fact.id;
             IF NOT joined = ANY (created) THEN
                 updated := updated || joined;
@@ -137,18 +137,18 @@ BEGIN
             SELECT g.id, g.embedding
             FROM hindsight.memory_links l
             JOIN hindsight.memory_units g ON g.bank_id = l.bank_id AND g.id = l.to_unit_id
-            WHERE l.bank_id = consolidate.bank_id AND l.from_unit_id = fact.id AND l.link_type = 'semantic'
+            WHERE l.bank_id = _group_observations.bank_id AND l.from_unit_id = fact.id AND l.link_type = 'semantic'
               AND l.weight >= min_similarity AND g.fact_type IN ('world', 'experience')
               AND NOT g.id = ANY (placed)
               AND NOT EXISTS (SELECT FROM hindsight.observation_sources s
                               WHERE s.bank_id = g.bank_id AND s.unit_id = g.id)
               AND EXISTS (SELECT FROM hindsight.unit_entities a
                           JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
-                          WHERE a.bank_id = consolidate.bank_id AND a.unit_id = fact.id AND b.unit_id = g.id)
+                          WHERE a.bank_id = _group_observations.bank_id AND a.unit_id = fact.id AND b.unit_id = g.id)
             ORDER BY l.weight DESC, g.id
         LOOP
             IF NOT EXISTS (SELECT FROM hindsight.memory_units m
-                           WHERE m.bank_id = consolidate.bank_id AND m.id = ANY (members)
+                           WHERE m.bank_id = _group_observations.bank_id AND m.id = ANY (members)
                              AND (m.embedding <=> candidate.embedding) > 1 - min_similarity) THEN
                 members := members || candidate.id;
             END IF;
@@ -156,26 +156,26 @@ BEGIN
         CONTINUE WHEN cardinality(members) < 2;
         INSERT INTO hindsight.memory_units AS o (bank_id, text, fact_type, embedding, token_count, search_vector,
                                                  proof_count, consolidated_at)
-        SELECT consolidate.bank_id, u.text, 'observation', u.embedding, u.token_count, u.search_vector,
+        SELECT _group_observations.bank_id, u.text, 'observation', u.embedding, u.token_count, u.search_vector,
                cardinality(members), now()
-        FROM hindsight.memory_units u WHERE u.bank_id = consolidate.bank_id AND u.id = fact.id
+        FROM hindsight.memory_units u WHERE u.bank_id = _group_observations.bank_id AND u.id = fact.id
         RETURNING o.id INTO new_id;
         INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
-        SELECT consolidate.bank_id, new_id, m FROM unnest(members) m;
-        PERFORM hindsight._refresh_observation(consolidate.bank_id, new_id);
+        SELECT _group_observations.bank_id, new_id, m FROM unnest(members) m;
+        PERFORM hindsight._refresh_observation(_group_observations.bank_id, new_id);
         placed := placed || members;
         created := created || new_id;
     END LOOP;
 
     UPDATE hindsight.memory_units u SET consolidated_at = now()
-    WHERE u.bank_id = consolidate.bank_id AND u.id = ANY (fresh || placed) AND u.consolidated_at IS NULL;
+    WHERE u.bank_id = _group_observations.bank_id AND u.id = ANY (fresh || placed) AND u.consolidated_at IS NULL;
 
     -- 3. observations that came out nearly the same merge into the older one
     FOR obs IN SELECT o.id, o.embedding FROM hindsight.memory_units o
-               WHERE o.bank_id = consolidate.bank_id AND o.id = ANY (created || updated) ORDER BY o.created_at, o.id LOOP
+               WHERE o.bank_id = _group_observations.bank_id AND o.id = ANY (created || updated) ORDER BY o.created_at, o.id LOOP
         CONTINUE WHEN obs.id = ANY (merged);
         SELECT o.id INTO twin FROM hindsight.memory_units o
-        WHERE o.bank_id = consolidate.bank_id AND o.fact_type = 'observation' AND o.id <> obs.id
+        WHERE o.bank_id = _group_observations.bank_id AND o.fact_type = 'observation' AND o.id <> obs.id
           AND NOT o.id = ANY (merged) AND (o.embedding <=> obs.embedding) <= 1 - merge_at
         ORDER BY o.embedding <=> obs.embedding, o.id LIMIT 1;
         CONTINUE WHEN twin IS NULL;
@@ -183,13 +183,13 @@ BEGIN
                CASE WHEN a.created_at <= b.created_at THEN b.id ELSE a.id END
         INTO keep, drop_id
         FROM hindsight.memory_units a, hindsight.memory_units b
-        WHERE a.bank_id = consolidate.bank_id AND a.id = obs.id AND b.bank_id = consolidate.bank_id AND b.id = twin;
+        WHERE a.bank_id = _group_observations.bank_id AND a.id = obs.id AND b.bank_id = _group_observations.bank_id AND b.id = twin;
         INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
-        SELECT consolidate.bank_id, keep, s.unit_id FROM hindsight.observation_sources s
-        WHERE s.bank_id = consolidate.bank_id AND s.observation_id = drop_id
+        SELECT _group_observations.bank_id, keep, s.unit_id FROM hindsight.observation_sources s
+        WHERE s.bank_id = _group_observations.bank_id AND s.observation_id = drop_id
         ON CONFLICT DO NOTHING;
-        DELETE FROM hindsight.memory_units u WHERE u.bank_id = consolidate.bank_id AND u.id = drop_id;
-        PERFORM hindsight._refresh_observation(consolidate.bank_id, keep);
+        DELETE FROM hindsight.memory_units u WHERE u.bank_id = _group_observations.bank_id AND u.id = drop_id;
+        PERFORM hindsight._refresh_observation(_group_observations.bank_id, keep);
         merged := merged || drop_id;
         IF NOT keep = ANY (created) THEN
             updated := updated || keep;
@@ -199,14 +199,14 @@ BEGIN
     RETURN QUERY
     SELECT o.id, CASE WHEN o.id = ANY (created) THEN 'created' ELSE 'updated' END, o.proof_count
     FROM hindsight.memory_units o
-    WHERE o.bank_id = consolidate.bank_id AND o.id = ANY (created || updated)
+    WHERE o.bank_id = _group_observations.bank_id AND o.id = ANY (created || updated)
     UNION ALL
     SELECT m, 'merged', NULL::int FROM unnest(merged) m
     ORDER BY 2, 1;
 END
 $$;
-COMMENT ON FUNCTION hindsight.consolidate(text) IS
-$$Consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
+COMMENT ON FUNCTION hindsight._group_observations(text) IS
+$$The offline pass of hindsight.consolidate: consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
 (consolidated_at NULL), in time order, offline and deterministically: a fact joins the most similar observation
 that shares an entity with it when their cosine similarity is >= observation_similarity (0.85); otherwise it and
 its semantic neighbours (retain's links) that share an entity with it, are in no observation, and are pairwise
@@ -216,6 +216,20 @@ fact, its embedding the normalised mean, its dates the facts' span, proof_count 
 merge into the older. Running it again without new facts changes nothing. Returns (observation_id, action
 created | updated | merged, proof_count). HS404 unknown bank. docs/observations.md.$$;
 
+CREATE OR REPLACE FUNCTION hindsight._observation_facts(bank_id text, observation_id uuid)
+RETURNS TABLE (unit_id uuid, text text)
+LANGUAGE sql STABLE
+SET search_path FROM CURRENT
+AS $$
+    SELECT u.id, u.text
+    FROM hindsight.observation_sources s
+    JOIN hindsight.memory_units u ON u.bank_id = s.bank_id AND u.id = s.unit_id
+    WHERE s.bank_id = _observation_facts.bank_id AND s.observation_id = _observation_facts.observation_id
+    ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id
+$$;
+COMMENT ON FUNCTION hindsight._observation_facts(text, uuid) IS
+    'The facts an observation rests on (hindsight.observation_sources), oldest first: (unit_id, text).';
+
 CREATE OR REPLACE FUNCTION hindsight._write_observation(
     bank_id text,
     observation_id uuid,
@@ -223,7 +237,7 @@ CREATE OR REPLACE FUNCTION hindsight._write_observation(
     contradicting uuid[],
     written_by text
 )
-RETURNS bool
+RETURNS int
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
@@ -231,6 +245,7 @@ AS $$
 DECLARE
     cfg jsonb := hindsight.bank_config(_write_observation.bank_id);
     dropped jsonb;
+    proof int;
 BEGIN
     IF cardinality(contradicting) > 0 THEN
         SELECT jsonb_agg(jsonb_build_object('id', u.id, 'text', u.text) ORDER BY u.id) INTO dropped
@@ -253,11 +268,78 @@ BEGIN
             coalesce(o.metadata->'history', '[]') || jsonb_build_array(
                 jsonb_build_object('at', now(), 'event', 'written', 'by', written_by, 'text', _write_observation.text)))
     WHERE o.bank_id = _write_observation.bank_id AND o.id = _write_observation.observation_id
-      AND o.fact_type = 'observation';
-    RETURN FOUND;
+      AND o.fact_type = 'observation'
+    RETURNING o.proof_count INTO proof;
+    RETURN proof;
 END
 $$;
 COMMENT ON FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text) IS
     'LLM consolidation: records the contradicting facts in the observation''s metadata history and removes them '
     'from its proof (observation_sources), then sets the text a model wrote (metadata written_by, history). '
-    'Returns false when the observation is gone (every fact contradicted it).';
+    'Returns the observation''s proof_count, NULL when it is gone (too few facts were left).';
+
+CREATE OR REPLACE FUNCTION hindsight._consolidate_with_llm(bank_id text)
+RETURNS TABLE (observation_id uuid, action text, proof_count int)
+LANGUAGE plpython3u
+AS $$
+import json
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl.llm import LLMClient, LLMError, rewrite_observations
+
+config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
+llm = LLMClient.from_config(config)
+facts = plpy.prepare("SELECT unit_id, text FROM hindsight._observation_facts($1, $2)", ["text", "uuid"])
+write = plpy.prepare("SELECT hindsight._write_observation($1, $2, $3, $4, $5) AS proof",
+                     ["text", "uuid", "text", "uuid[]", "text"])
+rows = plpy.execute(plpy.prepare("SELECT * FROM hindsight._group_observations($1)", ["text"]), [bank_id])
+try:
+    return rewrite_observations(
+        llm, [(r["observation_id"], r["action"], r["proof_count"]) for r in rows],
+        facts_of=lambda o: [(f["unit_id"], f["text"]) for f in plpy.execute(facts, [bank_id, o])],
+        write=lambda o, text, bad: plpy.execute(write, [bank_id, o, text, bad, llm.model])[0]["proof"])
+except LLMError as exc:
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
+               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
+$$;
+COMMENT ON FUNCTION hindsight._consolidate_with_llm(text) IS
+    'The LLM pass of hindsight.consolidate: the offline pass (hindsight._group_observations), then the bank''s '
+    'language model writes each created or updated observation''s text (hindsight_pl.llm.rewrite_observations, '
+    'the driver''s code). HS503 when the model fails.';
+
+CREATE OR REPLACE FUNCTION hindsight.consolidate(bank_id text, use_llm bool DEFAULT true)
+RETURNS TABLE (observation_id uuid, action text, proof_count int)
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    cfg jsonb := hindsight.bank_config(bank_id);
+    state text;
+    message text;
+    hint text;
+BEGIN
+    IF NOT coalesce(use_llm, true) OR coalesce(cfg->>'llm_base_url', '') = '' OR coalesce(cfg->>'llm_model', '') = '' THEN
+        RETURN QUERY SELECT * FROM hindsight._group_observations(bank_id);
+        RETURN;
+    END IF;
+    PERFORM hindsight._check_llm_endpoint(cfg->>'llm_base_url');
+    RETURN QUERY SELECT * FROM hindsight._consolidate_with_llm(bank_id);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    PERFORM hindsight._raise(state, message, hint);
+END
+$$;
+COMMENT ON FUNCTION hindsight.consolidate(text, bool) IS
+$$Consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
+(consolidated_at NULL) into observations, in time order and in one transaction. The offline pass is
+deterministic: a fact joins the most similar observation that shares an entity with it when their cosine
+similarity is >= observation_similarity (0.85); otherwise it and its semantic neighbours (retain's links) that
+share an entity with it, are in no observation, and are pairwise >= observation_similarity form a new observation
+when they are at least two. An observation's text is its medoid fact, its embedding the normalised mean, its dates
+the facts' span, proof_count the number of facts (hindsight.observation_sources lists them). Observations within
+observation_merge_similarity (0.97) of each other merge into the older. Then, when the bank has a language model
+(llm_base_url, llm_model) and use_llm, the model writes each created or updated observation's text from its facts
+and may find facts that contradict it: those leave its proof (metadata history records them; an observation left
+with no fact is removed). Running it again without new facts changes nothing. Returns
+(observation_id, action created | updated | merged | removed, proof_count; NULL for merged and removed ones).
+Errors: HS404 unknown bank, 42501 a language model endpoint the role may not call (setting llm_endpoints), HS503
+the model failed (nothing is kept). docs/observations.md.$$;

@@ -15,7 +15,7 @@ DECLARE
         'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[])',
         'hindsight.retain(text, jsonb)',
         'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
-        'hindsight.consolidate(text)',
+        'hindsight._group_observations(text)',
         'hindsight.bank_config(text)'];
     t text;
     f text;
@@ -58,6 +58,7 @@ $$;
 COMMENT ON FUNCTION hindsight.distribute(int) IS
     'On a Citus coordinator: distributes every bank-keyed table by bank_id (shard_count shards, colocated with '
     'banks), makes hindsight.settings a reference table, and distributes recall, recall_json, recall_candidates, '
-    'retain, retain_text and bank_config by their bank_id argument, so one call runs on the worker holding the bank '
+    'retain, retain_text, consolidate''s offline pass (_group_observations) and bank_config by their bank_id argument, '
+    'so one call runs on the worker holding the bank '
     '(in-database models then load on the workers: docs/providers.md). Returns what it distributed. Raises 0A000 when '
     'Citus is not installed. See docs/scale-out.md.';

@@ -144,11 +144,7 @@ BEGIN
                                                   response_schema, query_timestamp);
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
-    message := regexp_replace(message, '^plpy\.[A-Za-z]*Error: ', '');
-    IF coalesce(hint, '') = '' THEN
-        RAISE EXCEPTION USING ERRCODE = state, MESSAGE = message;
-    END IF;
-    RAISE EXCEPTION USING ERRCODE = state, MESSAGE = message, HINT = hint;
+    PERFORM hindsight._raise(state, message, hint);
 END
 $$;
 COMMENT ON FUNCTION hindsight.reflect(text, text, text, int, text[], text, jsonb, timestamptz) IS

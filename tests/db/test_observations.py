@@ -160,25 +160,32 @@ def test_prefer_observations_drops_the_facts_an_observation_cites(client, db):
     assert [r.id for r in only] == [obs_id]
 
 
-def test_with_a_language_model_it_writes_the_text_and_drops_a_contradicting_fact(client, db, chat_server):
+def consolidate(way, client, db, bank_id):
+    """Consolidation through the driver (the model called from Python) or hindsight.consolidate (from the database)."""
+    if way == "driver":
+        return client.consolidate(bank_id)
+    return db.execute("SELECT * FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
+
+
+@pytest.mark.parametrize("way", ["driver", "sql"])
+def test_with_a_language_model_it_writes_the_text_and_drops_a_contradicting_fact(client, db, chat_server, way):
     url = f"http://127.0.0.1:{chat_server.server_port}/v1"
     client.create_bank("ana", config={"llm_base_url": url, "llm_model": "notes-model"})  # extraction stays offline
     runs = retain(client, "ana", RUNS)
-    ((obs_id, action, proof),) = client.consolidate("ana")
+    ((obs_id, action, proof),) = consolidate(way, client, db, "ana")
     assert (action, proof) == ("created", 4)
     (obs,) = observations(db, "ana")
     assert obs["text"] == "Ana runs about 5 km in Riverside Park before work."
     assert obs["metadata"]["written_by"] == "notes-model"
-    assert client.llm_usage == [
-        {"purpose": "observation writing", "model": "notes-model", "prompt_tokens": 200, "completion_tokens": 120}
-    ]
+    usage = [{"purpose": "observation writing", "model": "notes-model", "prompt_tokens": 200, "completion_tokens": 120}]
+    assert client.llm_usage == (usage if way == "driver" else [])
     (request,) = chat_server.requests
     body = request["body"]
     assert body["temperature"] == 0.1 and body["response_format"]["json_schema"]["name"] == "observation"
     assert body["messages"][1]["content"].splitlines() == [f"{i}. {text}" for i, (text, _) in enumerate(RUNS)]
     # a later fact joins, and the model finds that it contradicts the others
     (stopped,) = retain(client, "ana", [("Ana stopped her 5 km runs in Riverside Park before work.", "2024-09-03")])
-    assert client.consolidate("ana") == [(obs_id, "updated", 4)]
+    assert consolidate(way, client, db, "ana") == [(obs_id, "updated", 4)]
     (obs,) = observations(db, "ana")
     assert obs["text"] == "Ana ran about 5 km in Riverside Park before work for months, until she stopped."
     assert obs["sources"] == sorted(runs, key=str) and stopped not in obs["sources"]
@@ -188,12 +195,17 @@ def test_with_a_language_model_it_writes_the_text_and_drops_a_contradicting_fact
         "4. Ana stopped her 5 km runs in Riverside Park before work.")  # fmt: skip
 
 
-def test_a_failing_model_keeps_nothing(client, db, chat_server):
+@pytest.mark.parametrize("way", ["driver", "sql"])
+def test_a_failing_model_keeps_nothing(client, db, chat_server, way):
     client.create_bank("ana", config={"llm_base_url": f"http://127.0.0.1:{chat_server.server_port}/v1",
                                       "llm_model": "notes-model"})  # fmt: skip
     retain(client, "ana", [(text.replace("Riverside Park", "#broken park"), day) for text, day in RUNS])
-    with pytest.raises(ExtractionError, match="observation writing by notes-model failed"):
-        client.consolidate("ana")
+    with pytest.raises((ExtractionError, psycopg.Error)) as caught:
+        consolidate(way, client, db, "ana")
+    error = caught.value
+    assert (type(error), error.sqlstate) == ((ExtractionError, None) if way == "driver" else (type(error), "HS503"))
+    message = str(error) if way == "driver" else error.diag.message_primary  # no PL/Python prefix
+    assert message.startswith("observation writing by notes-model failed")
     assert observations(db, "ana") == []
     assert db.execute(
         "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'ana' AND consolidated_at IS NULL"

@@ -213,7 +213,9 @@ def test_sql_reflect_calls_only_allowed_endpoints_for_ordinary_roles(db, script_
     db.execute("SELECT hindsight.grant_bank(%s, %s, 'read')", (bank, role))
     url = f"http://127.0.0.1:{script_server.server_port}/v1"
     db.execute(f"SET ROLE {role}")
-    with pytest.raises(psycopg.errors.InsufficientPrivilege, match=f"may not call the language model at {url}") as caught:
+    with pytest.raises(
+        psycopg.errors.InsufficientPrivilege, match=f"may not call the language model at {url}"
+    ) as caught:
         _sql_reflect(db, bank, "What pet does Ana have?")
     assert "set_setting('llm_endpoints'" in caught.value.diag.message_hint and script_server.requests == []
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a superuser may change llm_endpoints"):
