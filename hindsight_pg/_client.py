@@ -24,7 +24,7 @@ from psycopg.types.range import Range
 
 from hindsight_pl import chunking, providers, reflect, text, units
 from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.extract import Extractor, OfflineExtractor, VerbatimExtractor
+from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMError, LLMExtractor, rewrite_observations
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
@@ -132,22 +132,6 @@ def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
     if not all(isinstance(v, str) for v in names):
         raise InvalidInputError(f"{what} must be strings, got {names!r}")
     return names
-
-
-def bank_extractor(config: Mapping[str, Any]) -> Extractor:
-    """The extractor a bank's config asks for: offline (default), verbatim or llm (docs/retain.md)."""
-    if config.get("extractor") == "verbatim":
-        return VerbatimExtractor(agent_name=str(config.get("agent_name", "assistant")))
-    if config.get("extractor") == "llm":
-        llm = LLMClient.from_config(config)
-        if llm is None:  # hindsight._check_config refuses this, so only a hand-made config gets here
-            raise InvalidInputError("extractor llm needs llm_base_url and llm_model")
-        return LLMExtractor(llm)
-    return OfflineExtractor(
-        agent_name=str(config.get("agent_name", "assistant")),
-        time_zone=str(config.get("time_zone", "UTC")),
-        hemisphere=str(config.get("hemisphere", "north")),
-    )
 
 
 def _utc(value: datetime | str | None, what: str) -> datetime | None:
@@ -303,7 +287,7 @@ class Client:
                 self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
             row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()  # unknown bank: HS404
             config = row[0] if row else {}
-            extractor = self.extractor or bank_extractor(config)
+            extractor = self.extractor or units.bank_extractor(config)
             dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
             if isinstance(extractor, LLMExtractor):
                 extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
@@ -418,14 +402,20 @@ class Client:
             if llm is None:
                 return [(r[0], r[1], r[2]) for r in rows]
             llm.usage = self.llm_usage
-            return rewrite_observations(
-                llm, rows,
-                facts_of=lambda o: self.conn.execute(
-                    "SELECT unit_id, text FROM hindsight._observation_facts(%s, %s)", (bank_id, o)).fetchall(),
-                write=lambda o, written, bad: self.conn.execute(
+
+            def facts_of(observation_id: UUID) -> list[tuple[Any, str]]:
+                return self.conn.execute(
+                    "SELECT unit_id, text FROM hindsight._observation_facts(%s, %s)", (bank_id, observation_id)
+                ).fetchall()
+
+            def write(observation_id: UUID, written: str, contradicting: list[Any]) -> int | None:
+                found = self.conn.execute(
                     "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
-                    (bank_id, o, written, bad, llm.model)).fetchone()[0],
-            )  # fmt: skip
+                    (bank_id, observation_id, written, contradicting, llm.model),
+                ).fetchone()
+                return found[0] if found else None
+
+            return rewrite_observations(llm, rows, facts_of=facts_of, write=write)
 
     def reflect(
         self,

@@ -161,12 +161,12 @@ from datetime import UTC, datetime
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import chunking, providers, text, units
 from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.extract import OfflineExtractor, VerbatimExtractor
+from hindsight_pl.llm import LLMError, LLMExtractor
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-if config.get("extractor") == "llm":
-    plpy.error("retain_text runs the offline or verbatim extractor inside the database; this bank's is llm",
-               sqlstate="0A000", hint="Retain through the hindsight_pg driver, which calls the LLM endpoint.")
+extractor = units.bank_extractor(config)
+if isinstance(extractor, LLMExtractor):
+    plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [extractor.llm.base_url])
 cleaned = text.clean_text(content or "")
 if not text.is_meaningful(cleaned):
     plpy.error(f"content is blank or has only punctuation: {cleaned[:40]!r}", sqlstate="22023",
@@ -178,11 +178,6 @@ said = plpy.execute(plpy.prepare("SELECT extract(epoch FROM coalesce($1, now()))
 moment = datetime.fromtimestamp(said, UTC)
 names = [n for n in (text.clean_text(e).strip() for e in (entities or []) if e) if n]
 who = (text.clean_text(speaker).strip() or None) if speaker else None
-if config.get("extractor") == "verbatim":
-    extractor = VerbatimExtractor(agent_name=config.get("agent_name", "assistant"))
-else:
-    extractor = OfflineExtractor(agent_name=config.get("agent_name", "assistant"),
-                                 time_zone=config.get("time_zone", "UTC"), hemisphere=config.get("hemisphere", "north"))
 item = {
     "entities": names, "speaker": who, "timestamp": moment,
     "payload": {
@@ -205,15 +200,20 @@ try:
 except providers.ProviderError as exc:
     plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
                "'embedding') (docs/providers.md).")
+except LLMError as exc:
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
+               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
 rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id FROM hindsight.retain($1, $2::jsonb)", ["text", "text"]),
                     [bank_id, json.dumps([item["payload"]])])
 return [(r["document_id"], r["unit_id"]) for r in rows]
 $$;
 COMMENT ON FUNCTION hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
 $$Retains raw text from SQL alone: cleans and chunks content (at most 3,000 characters a chunk), extracts facts
-with the bank's offline or verbatim extractor (docs/retain.md), embeds them with the bank's embedding provider
+with the bank's extractor (offline, verbatim, or llm: the bank's language model, called from the database;
+docs/retain.md), embeds them with the bank's embedding provider
 (hindsight.embed) and stores them with hindsight.retain, all inside the database and in one transaction.
 mentioned_at (when the text was said or written; relative dates in it count from there) defaults to now(); entities and speaker are the caller's names; update_mode replace | append for an existing
 document_id (unchanged chunks keep their memories). Returns (document_id, unit_id) per new memory unit (unit_id
-NULL when the text gave none). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 0A000 a bank
-whose extractor is llm (retain through the driver), HS502 the embedding provider failed.$$;
+NULL when the text gave none). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 42501 a
+language model endpoint the role may not call (setting llm_endpoints, docs/reflect.md), HS503 the language model
+failed, HS502 the embedding provider failed; nothing is stored then.$$;

@@ -63,6 +63,25 @@ def test_llm_facts_are_stored_with_when_who_why_dates_types_and_causes(client, d
     assert body["messages"][1]["content"].startswith("Said on: 2024-06-10 (Monday)\n\nAna: I moved to Lyon")
 
 
+def test_retain_text_extracts_with_the_model_from_the_database(client, db, chat_server, llm_bank):
+    content = "Ana: I moved to Lyon last spring for a new job at Sanofi. #lyon\nAssistant: I booked your flight."
+    client.retain(llm_bank, content, timestamp="2024-06-10T12:00:00Z")
+    by_driver = stored(db)
+    db.execute("SELECT hindsight.delete_document('l', document_id) FROM hindsight.documents")
+    assert stored(db) == []
+    rows = db.execute(
+        "SELECT * FROM hindsight.retain_text('l', %s, mentioned_at => '2024-06-10T12:00:00Z')", (content,)
+    ).fetchall()
+    assert len(rows) == 2 and stored(db) == by_driver  # the same client and prompt, called by the server
+    driver_request, sql_request = chat_server.requests
+    assert sql_request["body"] == driver_request["body"]
+    assert sql_request["auth"] == "Bearer none"  # the server's environment has no HINDSIGHT_TEST_LLM_KEY
+    with pytest.raises(psycopg.Error) as caught:
+        db.execute("SELECT * FROM hindsight.retain_text('l', 'Bo: #broken')")
+    assert caught.value.sqlstate == "HS503" and "fact extraction by facts-model failed" in str(caught.value)
+    assert len(stored(db)) == 2
+
+
 def test_an_overflowing_answer_is_retried_on_the_two_halves(client, db, chat_server, llm_bank):
     first = " ".join(f"Part one sentence {i} mentions #first and says little." for i in range(12))
     second = " ".join(f"Part two sentence {i} mentions #second and says little." for i in range(12))

@@ -233,7 +233,4 @@ def test_retain_text_refuses_bad_input_and_writes_nothing(db, client):
         db.execute("SELECT * FROM hindsight.retain_text('t', ' ?! ')")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="update_mode must be replace or append"):
         db.execute("SELECT * FROM hindsight.retain_text('t', 'Ana moved.', update_mode => 'merge')")
-    client.create_bank("llm", config={"extractor": "llm", "llm_base_url": "http://x/v1", "llm_model": "m"})
-    with pytest.raises(psycopg.errors.FeatureNotSupported, match="this bank's is llm"):
-        db.execute("SELECT * FROM hindsight.retain_text('llm', 'Ana moved to Lisbon.')")
     assert db.execute("SELECT count(*) FROM hindsight.documents").fetchone() == (0,)
