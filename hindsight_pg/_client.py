@@ -487,13 +487,10 @@ class Client:
         content = result.answer if isinstance(result.answer, str) else json.dumps(result.answer)
         with _model_errors():
             vector = self.embedder.embed([content], kind="passage")[0]
-        earlier = [{"content": model.content, "refreshed_at": model.last_refreshed_at.isoformat()}] if (
-            model.content is not None and model.last_refreshed_at is not None) else []  # fmt: skip
         with _database_errors():
             self.conn.execute(
-                "UPDATE hindsight.mental_models SET content = %s, embedding = %s, based_on = %s::uuid[],"
-                " last_refreshed_at = now(), history = history || %s::jsonb WHERE bank_id = %s AND id = %s",
-                (content, vector, [m["id"] for m in result.based_on], json.dumps(earlier), bank_id, model.id),
+                "SELECT hindsight._store_mental_model(%s, %s, %s, %s, %s::uuid[])",
+                (bank_id, name, content, vector, [m["id"] for m in result.based_on]),
             )
         return self.get_mental_model(bank_id, name)
 

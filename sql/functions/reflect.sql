@@ -161,3 +161,62 @@ superusers may only call base URLs of the setting llm_endpoints (42501). Errors:
 language model (the hint says how to configure one), bad budget, blank query or bad response_schema, 42501 an
 endpoint not allowed, HS503 the model failed or broke the schema, HS502 the embedding provider failed.
 docs/reflect.md.$$;
+
+CREATE OR REPLACE FUNCTION hindsight._store_mental_model(
+    bank_id text,
+    name text,
+    content text,
+    embedding vector,
+    based_on uuid[]
+)
+RETURNS hindsight.mental_models
+LANGUAGE sql
+SET search_path FROM CURRENT
+AS $$
+    UPDATE hindsight.mental_models m
+    SET content = _store_mental_model.content,
+        embedding = _store_mental_model.embedding,
+        based_on = coalesce(_store_mental_model.based_on, '{}'),
+        last_refreshed_at = now(),
+        history = m.history || CASE WHEN m.content IS NULL OR m.last_refreshed_at IS NULL THEN '[]'::jsonb
+                                    ELSE jsonb_build_array(jsonb_build_object(
+                                        'content', m.content, 'refreshed_at', m.last_refreshed_at)) END
+    WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
+    RETURNING m.*
+$$;
+COMMENT ON FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]) IS
+    'A mental model''s refresh: stores content, its embedding (vector(384)) and the memory ids it rests on, '
+    'stamps last_refreshed_at and appends the previous content ({content, refreshed_at}) to history. Returns the '
+    'row, none for an unknown name. Used by hindsight.refresh_mental_model and the driver''s refresh_mental_model.';
+
+CREATE OR REPLACE FUNCTION hindsight.refresh_mental_model(bank_id text, name text)
+RETURNS hindsight.mental_models
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    model hindsight.mental_models;
+    answer record;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    SELECT m.* INTO model FROM hindsight.mental_models m
+    WHERE m.bank_id = refresh_mental_model.bank_id AND m.name = refresh_mental_model.name;
+    IF NOT FOUND THEN
+        RAISE EXCEPTION 'bank "%" has no mental model named "%"', bank_id, name
+            USING ERRCODE = '22023',
+                  HINT = 'Create it with INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (...).';
+    END IF;
+    SELECT r.* INTO answer
+    FROM hindsight.reflect(bank_id, model.source_query, max_tokens => model.max_tokens,
+                           tags => nullif(model.tags, '{}')) r;
+    RETURN hindsight._store_mental_model(
+        bank_id, name, answer.answer, (hindsight.embed(bank_id, ARRAY[answer.answer], 'passage'))[1],
+        ARRAY(SELECT (m->>'id')::uuid FROM jsonb_array_elements(answer.based_on) m));
+END
+$$;
+COMMENT ON FUNCTION hindsight.refresh_mental_model(text, text) IS
+$$Refreshes a mental model (a row of hindsight.mental_models, created with INSERT): answers its source_query with
+hindsight.reflect (its tags and max_tokens, budget low), stores the answer as content with its embedding (the
+bank's embedding provider) and the ids of the memories it rests on, and keeps the previous content in history.
+Returns the updated row. Errors: HS404 unknown bank, 22023 no mental model of that name, and those of
+hindsight.reflect (22023 no language model, 42501 an endpoint not allowed, HS503 the model failed). docs/reflect.md.$$;

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+from datetime import datetime
 
 import psycopg
 import pytest
@@ -232,3 +233,42 @@ def test_sql_reflect_calls_only_allowed_endpoints_for_ordinary_roles(db, script_
     answer, _, based_on, _, _ = _sql_reflect(db, bank, "What pet does Ana have?")
     assert answer == "A cat." and [m["text"] for m in based_on] == ["Ana adopted a grey cat named Pixel."]
     db.execute("RESET ROLE")
+
+
+def test_sql_refreshes_a_mental_model_with_reflect_in_the_database(db, script_server, bank):
+    db.execute("INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (%s, 'pets', 'Which pets?')",
+               (bank,))  # fmt: skip
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ana adopted a grey cat named Pixel"}},
+        {"tool": "done", "arguments": {"answer": "Ana has a cat, Pixel.", "memory_ids": ["$first"]}},
+    ]
+    with db.cursor(row_factory=psycopg.rows.dict_row) as cur:
+        first = cur.execute("SELECT * FROM hindsight.refresh_mental_model(%s, 'pets')", (bank,)).fetchone()
+        assert first["content"] == "Ana has a cat, Pixel." and first["history"] == []
+        assert script_server.requests[0]["messages"][1]["content"] == "Which pets?"
+        (cat,) = first["based_on"]
+        assert cur.execute("SELECT text FROM hindsight.memory_units WHERE id = %s", (cat,)).fetchone() == {
+            "text": "Ana adopted a grey cat named Pixel."}  # fmt: skip
+        script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a grey cat.", "memory_ids": []}}]
+        second = cur.execute("SELECT * FROM hindsight.refresh_mental_model(%s, 'pets')", (bank,)).fetchone()
+        assert (second["content"], second["based_on"]) == ("Ana has a grey cat.", [])
+        assert second["last_refreshed_at"] >= first["last_refreshed_at"]
+        (earlier,) = second["history"]
+        assert earlier["content"] == "Ana has a cat, Pixel."
+        assert datetime.fromisoformat(earlier["refreshed_at"]) == first["last_refreshed_at"]
+        # the stored embedding is the content's: of two models, "a grey cat" is nearest this one
+        cur.execute(
+            "INSERT INTO hindsight.mental_models (bank_id, name, source_query, content, embedding)"
+            " VALUES (%s, 'work', 'Jobs?', 'Ben works night shifts as a nurse.',"
+            " (hindsight.embed(%s, ARRAY['Ben works night shifts as a nurse.']))[1])",
+            (bank, bank),
+        )
+        nearest = cur.execute(
+            "SELECT name FROM hindsight._nearest_mental_models(%s,"
+            " (hindsight.embed(%s, ARRAY['a grey cat'], 'query'))[1])",
+            (bank, bank),
+        ).fetchall()
+        assert nearest == [{"name": "pets"}, {"name": "work"}]
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
+        db.execute("SELECT hindsight.refresh_mental_model(%s, 'plants')", (bank,))
+    assert caught.value.diag.message_primary == 'bank "ana" has no mental model named "plants"'
