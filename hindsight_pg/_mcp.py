@@ -2,8 +2,8 @@
 
 ``hindsight-pg mcp`` serves over stdio (the default, for agents that start it as a
 subprocess) or streamable HTTP (``--http``), with the official MCP Python SDK. Tools:
-retain, recall, list_banks, create_bank, list_entities. (``reflect`` joins them once an LLM
-can be configured.)
+retain, recall, reflect (for a bank whose config names a language model), list_banks,
+create_bank, list_entities.
 """
 
 from __future__ import annotations
@@ -25,7 +25,8 @@ from ._errors import HindsightError
 INSTRUCTIONS = (
     "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
     "(a message, a fact, a note) and its time; call `recall` with a question to get the few memories that "
-    "answer it, best first, within a token budget."
+    "answer it, best first, within a token budget. For a bank configured with a language model, `reflect` "
+    "has that model answer a question from memory and cite what it used."
 )
 
 
@@ -106,6 +107,22 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
                 "score": round(r.scores.final, 4), "id": str(r.id),
             })  # fmt: skip
         return results
+
+    @server.tool()
+    def reflect(
+        bank_id: Annotated[str, Field(description="Bank to answer from; its config must name a language model.")],
+        query: Annotated[str, Field(description="The question, in natural language.")],
+        budget: Annotated[
+            str, Field(description="Effort: low, mid or high (at most 5 / 10 / 20 model calls).")
+        ] = "low",
+        tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
+    ) -> dict[str, Any]:
+        """Answer a question from a bank's memory with the bank's language model, which looks memories up
+        itself; returns the answer (Markdown) and the memories it rests on."""
+        with serialised():
+            result = client().reflect(bank_id, query, budget=budget, tags=tags)
+        based_on = [{"id": m["id"], "text": m["text"], "when": m.get("date")} for m in result.based_on]
+        return {"answer": result.answer, "based_on": based_on}
 
     @server.tool()
     def list_banks() -> list[dict[str, Any]]:

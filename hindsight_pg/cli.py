@@ -26,7 +26,7 @@ from ._client import Client, connect
 from ._errors import HindsightError, InvalidInputError, ProviderError
 from ._inputs import load_locomo, read_items
 from ._server import EmbeddedServer
-from ._types import MemoryItem, RecallResponse
+from ._types import MemoryItem, MentalModel, RecallResponse
 
 app = typer.Typer(
     help="hindsight_pg: agent memory inside PostgreSQL. Retain what an agent hears; recall what matters.",
@@ -36,6 +36,11 @@ app = typer.Typer(
 )
 server_app = typer.Typer(help="Manage the embedded PostgreSQL server ($HINDSIGHT_PG_HOME).", no_args_is_help=True)
 app.add_typer(server_app, name="server")
+models_app = typer.Typer(
+    help="Mental models: named summaries of a bank that reflect keeps up to date (docs/reflect.md).",
+    no_args_is_help=True,
+)
+app.add_typer(models_app, name="mental-model")
 
 out = Console(highlight=False)
 err = Console(stderr=True, highlight=False)
@@ -284,6 +289,105 @@ def consolidate(
     for observation_id, action, proof in rows:
         proof_text = f"{proof} facts" if proof is not None else "-"
         out.print(f"{action:<8} {proof_text:>9}  {escape(texts.get(observation_id, str(observation_id)))}")
+
+
+@app.command()
+def reflect(
+    bank: Annotated[str, typer.Argument(help="Bank id (its config names the language model).")],
+    query: Annotated[str, typer.Argument(help="The question to answer from memory.")],
+    budget: Annotated[str, typer.Option(help="low | mid | high: 5 / 10 / 20 model calls at most.")] = "low",
+    max_tokens: Annotated[int, typer.Option(help="Token budget of each recall the model makes.")] = 4096,
+    tags: Annotated[list[str] | None, typer.Option("--tag", help="Tag filter of the recalls; repeat.")] = None,
+    tags_match: Annotated[str, typer.Option(help="any | all | any_strict | all_strict | exact.")] = "any",
+    schema: Annotated[
+        Path | None, typer.Option(help="A JSON schema file: the answer becomes a JSON object that follows it.")
+    ] = None,
+    at: Annotated[str | None, typer.Option("--at", help="Answer as of this ISO 8601 time.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print answer, based_on, usage and trace as JSON.")] = False,
+    dsn: Dsn = None,
+) -> None:
+    """Answer a question from a bank's memory with its language model, in its disposition; print the answer
+    and the memories it rests on (docs/reflect.md)."""
+    response_schema = None
+    if schema is not None:
+        try:
+            response_schema = json.loads(schema.read_text())
+        except (OSError, ValueError) as exc:
+            raise InvalidInputError(f"--schema {schema}: {exc}") from None
+    with _client(dsn) as client:
+        result = client.reflect(
+            bank, query, budget=budget, max_tokens=max_tokens, tags=tags, tags_match=tags_match,
+            response_schema=response_schema, query_timestamp=at,
+        )  # fmt: skip
+    if as_json:
+        out.print_json(json.dumps(dataclasses.asdict(result), default=_json_default))
+        return
+    answer = result.answer if isinstance(result.answer, str) else json.dumps(result.answer, indent=2)
+    out.print(escape(answer))
+    if result.based_on:
+        out.print("\nBased on:")
+        for memory in result.based_on:
+            out.print(escape(f"  [{memory['fact_type']}] {memory['text']}"))
+
+
+@models_app.command("create")
+def model_create(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    name: Annotated[str, typer.Argument(help="The mental model's name, unique in the bank.")],
+    source_query: Annotated[str, typer.Argument(help="The question each refresh answers.")],
+    tags: Annotated[list[str] | None, typer.Option("--tag", help="Tag filter of its recalls; repeat.")] = None,
+    max_tokens: Annotated[int, typer.Option(help="Token budget of each recall of a refresh.")] = 2048,
+    refresh: Annotated[bool, typer.Option(help="Refresh it at once (needs the bank's language model).")] = False,
+    dsn: Dsn = None,
+) -> None:
+    """Create a mental model (and refresh it with --refresh)."""
+    with _client(dsn) as client:
+        model = client.create_mental_model(bank, name, source_query, tags=tags or (), max_tokens=max_tokens)
+        if refresh:
+            model = client.refresh_mental_model(bank, name)
+    _print_model(model)
+
+
+@models_app.command("refresh")
+def model_refresh(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    name: Annotated[str, typer.Argument(help="The mental model's name.")],
+    dsn: Dsn = None,
+) -> None:
+    """Refresh a mental model: reflect on its source query; the previous content goes to its history."""
+    with _client(dsn) as client:
+        _print_model(client.refresh_mental_model(bank, name))
+
+
+@models_app.command("list")
+def model_list(bank: Annotated[str, typer.Argument(help="Bank id.")], dsn: Dsn = None) -> None:
+    """List a bank's mental models with their content."""
+    with _client(dsn) as client:
+        models = client.list_mental_models(bank)
+    if not models:
+        out.print("(no mental models)")
+    for model in models:
+        _print_model(model)
+
+
+@models_app.command("delete")
+def model_delete(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    name: Annotated[str, typer.Argument(help="The mental model's name.")],
+    dsn: Dsn = None,
+) -> None:
+    """Delete a mental model."""
+    with _client(dsn) as client:
+        if not client.delete_mental_model(bank, name):
+            raise InvalidInputError(f"bank {bank!r} has no mental model named {name!r}")
+    out.print(f"deleted {escape(name)}")
+
+
+def _print_model(model: MentalModel) -> None:
+    when = model.last_refreshed_at.isoformat(timespec="seconds") if model.last_refreshed_at else "never refreshed"
+    out.print(f"[bold]{escape(model.name)}[/bold] ({when}): {escape(model.source_query)}")
+    if model.content is not None:
+        out.print(f"  {escape(model.content)}")
 
 
 @server_app.command("start")

@@ -8,7 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from hindsight_pg import BankNotFoundError, cli
+from hindsight_pg import BankNotFoundError, InvalidInputError, cli
 
 runner = CliRunner()
 
@@ -141,3 +141,46 @@ def test_consolidate_and_recall_preferring_observations(dsn, tmp_path):
     preferred = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json", "--prefer-observations").output)
     assert [r["fact_type"] for r in preferred["results"]] == ["observation"]
     assert len(plain["results"]) == 4
+
+
+def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
+    url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    db.execute("SELECT hindsight.create_bank('ana', config => %s)",
+               (json.dumps({"llm_base_url": url, "llm_model": "reflect-model"}),))  # fmt: skip
+    note = tmp_path / "note.txt"
+    note.write_text("Ana adopted a grey cat named Pixel.")
+    assert invoke("retain", "ana", str(note), "--timestamp", "2024-02-01T18:00:00Z").exit_code == 0
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "done", "arguments": {"answer": "Ana has a cat, **Pixel**.", "memory_ids": ["$first"]}},
+    ]
+    result = invoke("reflect", "ana", "What pet does Ana have?", "--budget", "mid")
+    assert result.exit_code == 0, result.output
+    assert result.output.splitlines() == [
+        "Ana has a cat, **Pixel**.", "", "Based on:", "  [world] Ana adopted a grey cat named Pixel."]  # fmt: skip
+    schema = tmp_path / "schema.json"
+    schema.write_text(json.dumps({"type": "object", "required": ["pet"], "properties": {"pet": {"type": "string"}}}))
+    script_server.script = [{"tool": "done", "arguments": {"answer": {"pet": "cat"}, "memory_ids": []}}]
+    result = invoke("reflect", "ana", "Ana's pet?", "--schema", str(schema), "--json")
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.output)
+    assert document["answer"] == {"pet": "cat"} and [t["tool"] for t in document["trace"]] == ["done"]
+    assert document["usage"][0]["model"] == "reflect-model"
+    schema.write_text("{not json")
+    with pytest.raises(InvalidInputError, match=r"--schema .*schema\.json: Expecting property name"):
+        invoke("reflect", "ana", "Ana's pet?", "--schema", str(schema))
+    # mental models
+    script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a grey cat.", "memory_ids": []}}]
+    result = invoke("mental-model", "create", "ana", "pets", "Which pets?", "--refresh")
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    assert lines[0].startswith("pets (20") and lines[0].endswith("): Which pets?")
+    assert lines[1] == "  Ana has a grey cat."
+    script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a cat named Pixel.", "memory_ids": []}}]
+    assert invoke("mental-model", "refresh", "ana", "pets").output.splitlines()[1] == "  Ana has a cat named Pixel."
+    assert db.execute("SELECT jsonb_array_length(history) FROM hindsight.mental_models").fetchone() == (1,)
+    assert invoke("mental-model", "list", "ana").output.splitlines()[1] == "  Ana has a cat named Pixel."
+    assert invoke("mental-model", "delete", "ana", "pets").output.strip() == "deleted pets"
+    assert invoke("mental-model", "list", "ana").output.strip() == "(no mental models)"
+    with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
+        invoke("mental-model", "delete", "ana", "pets")

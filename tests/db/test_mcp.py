@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -15,8 +16,15 @@ pytestmark = pytest.mark.slow
 CLI = str(Path(sys.executable).parent / "hindsight-pg")
 
 
-def test_list_tools_retain_two_facts_recall_one(db):
+def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     params = StdioServerParameters(command=CLI, args=["mcp", "--dsn", db.info.dsn])
+    url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    db.execute("SELECT hindsight.create_bank('agent', config => %s)",
+               (json.dumps({"llm_base_url": url, "llm_model": "reflect-model"}),))  # fmt: skip
+    script_server.script = [
+        {"tool": "recall", "arguments": {"query": "Falcon lead"}},
+        {"tool": "done", "arguments": {"answer": "Priya leads Falcon.", "memory_ids": ["$first"]}},
+    ]
 
     async def session() -> dict:
         async with stdio_client(params) as (read, write), ClientSession(read, write) as mcp:
@@ -28,10 +36,12 @@ def test_list_tools_retain_two_facts_recall_one(db):
             recalled = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
             entities = await mcp.call_tool("list_entities", {"bank_id": "agent"})
             missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
-            return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing}
+            reflected = await mcp.call_tool("reflect", {"bank_id": "agent", "query": "Who leads Falcon?"})
+            return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing,
+                    "reflected": reflected}  # fmt: skip
 
     out = anyio.run(session)
-    assert set(out["tools"]) == {"retain", "recall", "list_banks", "create_bank", "list_entities"}
+    assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities"}
     schema = out["tools"]["retain"].input_schema
     assert all(prop.get("description") for prop in schema["properties"].values())  # every argument documented
     assert schema["required"] == ["bank_id", "content"]
@@ -40,6 +50,9 @@ def test_list_tools_retain_two_facts_recall_one(db):
     assert item["when"] == "2025-01-13T10:30:00+00:00"
     assert "Priya" in out["entities"].content[0].text
     assert out["missing"].is_error and 'unknown bank "nowhere"' in out["missing"].content[0].text
+    reflected = out["reflected"].structured_content
+    assert reflected["answer"] == "Priya leads Falcon."
+    assert [m["text"] for m in reflected["based_on"]] == ["Priya leads Project Falcon."]
 
 
 def test_streamable_http(db):
