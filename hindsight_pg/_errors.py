@@ -16,9 +16,15 @@ HS503      :class:`ExtractionError` (an in-database language model call failed)
 
 from __future__ import annotations
 
+import re
+
 import psycopg
 
 from hindsight_pl import llm, providers
+
+# PL/Python puts its exception class before an error's message ("plpy.Error: ...",
+# "spiexceptions.InsufficientPrivilege: ..."); hindsight._raise removes the same in SQL.
+PL_PYTHON_PREFIX = re.compile(r"^(plpy\.\w*Error|spiexceptions\.\w+): ")
 
 
 class HindsightError(Exception):
@@ -68,8 +74,7 @@ def from_database(exc: psycopg.Error) -> HindsightError:
     diag = exc.diag
     sqlstate = exc.sqlstate or ""
     message = diag.message_primary or str(exc).strip()
-    for prefix in ("plpy.Error: ", "plpy.SPIError: "):  # PL/Python names its exception class first
-        message = message.removeprefix(prefix)
+    message = PL_PYTHON_PREFIX.sub("", message)
     hint = diag.message_hint
     cls: type[HindsightError]
     if sqlstate == "HS404":

@@ -88,7 +88,7 @@ RETURNS void
 LANGUAGE plpgsql
 AS $$
 BEGIN
-    message := regexp_replace(message, '^plpy\.[A-Za-z]*Error: ', '');
+    message := regexp_replace(message, '^(plpy\.[A-Za-z]*Error|spiexceptions\.[A-Za-z]+): ', '');
     IF coalesce(hint, '') = '' THEN
         RAISE EXCEPTION USING ERRCODE = sqlstate, MESSAGE = message;
     END IF;
@@ -96,6 +96,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._raise(text, text, text) IS
-    'Raises an error again without PL/Python''s exception class before its message (plpy.Error: ...) and '
+    'Raises an error again without PL/Python''s exception class before its message (plpy.Error: ..., '
+    'spiexceptions.InsufficientPrivilege: ...) and '
     'without its traceback: the public PL/pgSQL wrappers of PL/Python functions (hindsight.reflect, '
     'hindsight.consolidate) catch an error and call this with its SQLSTATE, message and hint.';

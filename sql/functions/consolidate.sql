@@ -288,6 +288,9 @@ from hindsight_pl.llm import LLMClient, LLMError, rewrite_observations
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
 llm = LLMClient.from_config(config)
+if llm is None:
+    plpy.error(f"bank {bank_id!r} has no language model to consolidate with", sqlstate="22023")
+plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
 facts = plpy.prepare("SELECT unit_id, text FROM hindsight._observation_facts($1, $2)", ["text", "uuid"])
 write = plpy.prepare("SELECT hindsight._write_observation($1, $2, $3, $4, $5) AS proof",
                      ["text", "uuid", "text", "uuid[]", "text"])
@@ -304,7 +307,8 @@ $$;
 COMMENT ON FUNCTION hindsight._consolidate_with_llm(text) IS
     'The LLM pass of hindsight.consolidate: the offline pass (hindsight._group_observations), then the bank''s '
     'language model writes each created or updated observation''s text (hindsight_pl.llm.rewrite_observations, '
-    'the driver''s code). HS503 when the model fails.';
+    'the driver''s code). 22023 without a language model, 42501 an endpoint the role may not call '
+    '(hindsight._check_llm_endpoint), HS503 when the model fails.';
 
 CREATE OR REPLACE FUNCTION hindsight.consolidate(bank_id text, use_llm bool DEFAULT true)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
@@ -321,7 +325,6 @@ BEGIN
         RETURN QUERY SELECT * FROM hindsight._group_observations(bank_id);
         RETURN;
     END IF;
-    PERFORM hindsight._check_llm_endpoint(cfg->>'llm_base_url');
     RETURN QUERY SELECT * FROM hindsight._consolidate_with_llm(bank_id);
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;

@@ -39,8 +39,9 @@ LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF hindsight._is_superuser(hindsight._invoker())
-       OR hindsight._setting('llm_endpoints')->'base_urls' ? base_url THEN
+    IF hindsight._is_superuser(hindsight._invoker()) OR EXISTS (
+        SELECT FROM jsonb_array_elements_text(hindsight._setting('llm_endpoints')->'base_urls') allowed
+        WHERE rtrim(allowed, '/') = rtrim(base_url, '/')) THEN
         RETURN;
     END IF;
     RAISE EXCEPTION 'the database may not call the language model at %', base_url
@@ -52,7 +53,8 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._check_llm_endpoint(text) IS
     'Raises 42501 unless the database may call the language model at base_url: a superuser may call any; other '
-    'roles only the base URLs of the setting llm_endpoints.';
+    'roles only the base URLs of the setting llm_endpoints (compared without a trailing slash). Every in-database '
+    'model call checks it first (hindsight._reflect, hindsight._consolidate_with_llm, hindsight.retain_text).';
 
 CREATE OR REPLACE FUNCTION hindsight._reflect(
     bank_id text,

@@ -135,7 +135,9 @@ def test_mental_models_refresh_keep_history_and_are_searchable(client, db, scrip
     script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a grey cat.", "memory_ids": []}}]
     second = client.refresh_mental_model(bank, "pets")
     assert second.content == "Ana has a grey cat." and second.based_on == []
-    assert second.history == [{"content": "Ana has a cat, Pixel.", "refreshed_at": first.last_refreshed_at.isoformat()}]
+    (earlier,) = second.history
+    assert earlier["content"] == "Ana has a cat, Pixel."
+    assert datetime.fromisoformat(earlier["refreshed_at"]) == first.last_refreshed_at
     # reflect finds it with its tool
     script_server.script = [
         {"tool": "search_mental_models", "arguments": {"query": "cats"}},
@@ -208,23 +210,35 @@ def test_sql_reflect_structured_answers_budgets_and_errors(db, script_server, ba
     assert (caught.value.sqlstate, caught.value.diag.message_primary) == ("HS404", 'unknown bank "nobody"')
 
 
-def test_sql_reflect_calls_only_allowed_endpoints_for_ordinary_roles(db, script_server, bank):
-    role = "reflect_reader"
+def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(db, script_server, bank):
+    role = "reflect_writer"
     db.execute(f"CREATE ROLE {role}")
-    db.execute("SELECT hindsight.grant_bank(%s, %s, 'read')", (bank, role))
     url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    db.execute("SELECT hindsight.create_bank('notes', config => %s)",
+               (json.dumps({"extractor": "llm", "llm_base_url": url, "llm_model": "facts-model"}),))  # fmt: skip
+    for bank_id in (bank, "notes"):
+        db.execute("SELECT hindsight.grant_bank(%s, %s, 'write')", (bank_id, role))
     db.execute(f"SET ROLE {role}")
-    with pytest.raises(
-        psycopg.errors.InsufficientPrivilege, match=f"may not call the language model at {url}"
-    ) as caught:
+    with pytest.raises(psycopg.errors.InsufficientPrivilege) as caught:
         _sql_reflect(db, bank, "What pet does Ana have?")
-    assert "set_setting('llm_endpoints'" in caught.value.diag.message_hint and script_server.requests == []
+    assert caught.value.diag.message_primary == f"the database may not call the language model at {url}"
+    assert "set_setting('llm_endpoints'" in caught.value.diag.message_hint
+    calls = [
+        ("SELECT * FROM hindsight.consolidate(%s)", bank),
+        ("SELECT * FROM hindsight._consolidate_with_llm(%s)", bank),  # the wrapper's body checks too
+        ("SELECT * FROM hindsight.retain_text(%s, 'Ana: I moved to Lyon.')", "notes"),
+    ]
+    for statement, bank_id in calls:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="may not call the language model"):
+            db.execute(statement, (bank_id,))
+    assert script_server.requests == []
+    assert db.execute("SELECT count(*) FROM hindsight.consolidate(%s, use_llm => false)", (bank,)).fetchone() == (0,)
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a superuser may change llm_endpoints"):
         db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url]}),))
     db.execute("RESET ROLE")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="llm_endpoints must be"):
         db.execute("""SELECT hindsight.set_setting('llm_endpoints', '{"base_urls": "everything"}')""")
-    db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url]}),))
+    db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url + "/"]}),))
     db.execute(f"SET ROLE {role}")
     script_server.script = [
         {"tool": "recall", "arguments": {"query": "Ana's pet"}},
