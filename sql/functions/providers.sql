@@ -92,7 +92,7 @@ COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
     'all-MiniLM-L6-v2; no reranker). bank_id NULL gives the database-wide one. HS404 unknown bank.';
 
-CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text DEFAULT 'passage')
+CREATE OR REPLACE FUNCTION hindsight._embed(bank_id text, texts text[], kind text)
 RETURNS vector[]
 LANGUAGE plpython3u
 AS $$
@@ -109,6 +109,25 @@ except ValueError as exc:
     plpy.error(str(exc), sqlstate="22023")
 return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
 $$;
+COMMENT ON FUNCTION hindsight._embed(text, text[], text) IS
+    'The PL/Python body of hindsight.embed (which see).';
+
+CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text DEFAULT 'passage')
+RETURNS vector[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    state text;
+    message text;
+    hint text;
+BEGIN
+    RETURN hindsight._embed(bank_id, texts, kind);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    PERFORM hindsight._raise(state, message, hint);
+END
+$$;
 COMMENT ON FUNCTION hindsight.embed(text, text[], text) IS
 $$Embeds texts with the bank's embedding provider (hindsight.provider_config(bank_id, 'embedding')) inside the
 database: kind = query or passage (E5 models prefix "query: " / "passage: "). Returns one unit-length vector(384)
@@ -116,7 +135,7 @@ per text, in order. A local model loads once per database session (all-MiniLM-L6
 an http provider calls a TEI-protocol server. Errors: HS502 when the provider fails (the message names the
 model or URL), 22023 bad kind, HS404 unknown bank.$$;
 
-CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
+CREATE OR REPLACE FUNCTION hindsight._rerank(bank_id text, query text, documents text[])
 RETURNS float8[]
 LANGUAGE plpython3u
 AS $$
@@ -133,6 +152,25 @@ except providers.ProviderError as exc:
 except ValueError as exc:
     plpy.error(str(exc), sqlstate="22023")
 $$;
+COMMENT ON FUNCTION hindsight._rerank(text, text, text[]) IS
+    'The PL/Python body of hindsight.rerank (which see).';
+
+CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
+RETURNS float8[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    state text;
+    message text;
+    hint text;
+BEGIN
+    RETURN hindsight._rerank(bank_id, query, documents);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    PERFORM hindsight._raise(state, message, hint);
+END
+$$;
 COMMENT ON FUNCTION hindsight.rerank(text, text, text[]) IS
 $$Scores (query, document) pairs with the bank's cross-encoder (hindsight.provider_config(bank_id, 'reranker'))
 inside the database: raw scores (logits), one per document in order, or NULL when the bank has no reranker
@@ -140,7 +178,7 @@ inside the database: raw scores (logits), one per document in order, or NULL whe
 server's /rerank with raw_scores. Errors: HS502 when the provider fails (naming the model or URL), HS404
 unknown bank.$$;
 
-CREATE OR REPLACE FUNCTION hindsight.retain_text(
+CREATE OR REPLACE FUNCTION hindsight._retain_text(
     bank_id text,
     content text,
     document_id text DEFAULT NULL,
@@ -206,6 +244,37 @@ except LLMError as exc:
 rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id FROM hindsight.retain($1, $2::jsonb)", ["text", "text"]),
                     [bank_id, json.dumps([item["payload"]])])
 return [(r["document_id"], r["unit_id"]) for r in rows]
+$$;
+COMMENT ON FUNCTION hindsight._retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
+    'The PL/Python body of hindsight.retain_text (which see).';
+
+CREATE OR REPLACE FUNCTION hindsight.retain_text(
+    bank_id text,
+    content text,
+    document_id text DEFAULT NULL,
+    mentioned_at timestamptz DEFAULT NULL,
+    context text DEFAULT NULL,
+    tags text[] DEFAULT NULL,
+    metadata jsonb DEFAULT NULL,
+    entities text[] DEFAULT NULL,
+    speaker text DEFAULT NULL,
+    update_mode text DEFAULT 'replace'
+)
+RETURNS SETOF hindsight.retained_unit
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    state text;
+    message text;
+    hint text;
+BEGIN
+    -- positional: document_id names both an argument and a result column
+    RETURN QUERY SELECT * FROM hindsight._retain_text($1, $2, $3, $4, $5, $6, $7, $8, $9, $10);
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    PERFORM hindsight._raise(state, message, hint);
+END
 $$;
 COMMENT ON FUNCTION hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
 $$Retains raw text from SQL alone: cleans and chunks content (at most 3,000 characters a chunk), extracts facts

@@ -161,6 +161,12 @@ COMMENT ON TYPE hindsight.recall_candidate IS
     '(boosted) RRF score, each arm''s rank and score, its proximity to the query window (NULL without one) '
     'and the additive strategy bonus of the boosted arms that found it.';
 
+-- A row of hindsight.retain_text: a PL/pgSQL function cannot return a column named like one
+-- of its arguments (document_id), so its rows have this type.
+CREATE TYPE hindsight.retained_unit AS (document_id text, unit_id uuid);
+COMMENT ON TYPE hindsight.retained_unit IS
+    'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none).';
+
 -- pg_dump keeps the rows of these tables (the extension owns their definitions).
 SELECT pg_catalog.pg_extension_config_dump('hindsight.banks', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.documents', '');

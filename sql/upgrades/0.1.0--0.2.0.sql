@@ -298,3 +298,9 @@ CREATE POLICY bank_write ON hindsight.mental_models FOR ALL
     USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]))
     WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'write'))::text[]));
 GRANT SELECT, INSERT, UPDATE, DELETE ON hindsight.mental_models TO PUBLIC;
+
+-- A row of hindsight.retain_text (as in 001-tables.sql): a PL/pgSQL function cannot return a column named like one
+-- of its arguments (document_id), so its rows have this type.
+CREATE TYPE hindsight.retained_unit AS (document_id text, unit_id uuid);
+COMMENT ON TYPE hindsight.retained_unit IS
+    'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none).';

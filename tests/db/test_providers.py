@@ -229,8 +229,12 @@ def test_retain_text_refuses_bad_input_and_writes_nothing(db, client):
         db.execute("SELECT * FROM hindsight.retain_text('nobody', 'Ana moved to Lisbon.')")
     assert caught.value.sqlstate == "HS404"
     client.create_bank("t")
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="content is blank or has only punctuation"):
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
         db.execute("SELECT * FROM hindsight.retain_text('t', ' ?! ')")
+    assert caught.value.diag.message_primary == "content is blank or has only punctuation: ' ?! '"  # no plpy prefix
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
+        db.execute("SELECT hindsight.embed('t', ARRAY['x'], 'document')")
+    assert caught.value.diag.message_primary == "kind must be query or passage, got 'document'"
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="update_mode must be replace or append"):
         db.execute("SELECT * FROM hindsight.retain_text('t', 'Ana moved.', update_mode => 'merge')")
     assert db.execute("SELECT count(*) FROM hindsight.documents").fetchone() == (0,)
