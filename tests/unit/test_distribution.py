@@ -17,7 +17,7 @@ import pglast
 ROOT = Path(__file__).resolve().parents[2]
 BANK_TABLES = {
     "banks", "bank_members", "documents", "chunks", "memory_units", "entities", "unit_entities", "memory_links",
-    "_bank_counts", "_bm25_terms", "_bm25_postings",
+    "_bank_counts", "_bm25_terms", "_bm25_postings", "_entity_cooccurrences", "observation_sources", "mental_models",
 }  # fmt: skip
 
 
@@ -55,7 +55,11 @@ def plpgsql_texts(create_function: str) -> Iterator[str]:
     # read the body with the schema renamed, and name it back in the SQL it yields
     renamed = create_function.replace("hindsight.", "public.")
     # and it cannot resolve the extension's own types, which do not matter here: call them text
-    renamed = re.sub(r"public\.(_arm_hit|_fused_hit|_scored_candidate|recall_candidate)\b", "text", renamed)
+    own_types = r"public\.(_arm_hit|_fused_hit|_scored_candidate|recall_candidate|retained_unit)\b"
+    renamed = re.sub(own_types, "text", renamed)
+    # a table's row type (RETURNS hindsight.mental_models, a variable of it) ends its line; the table itself does not
+    renamed = re.sub(r"public\.mental_models(?=;?$)", "text", renamed, flags=re.MULTILINE)
+    renamed = re.sub(r"\bvector\b", "text", renamed)  # pgvector's type, unknown to pglast too
     for query in _plpgsql_texts(renamed):
         yield query.replace("public.", "hindsight.")
 
