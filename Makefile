@@ -8,6 +8,7 @@
 #   make lint          ruff and mypy.
 #   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
+#   make bench-consolidate  offline consolidation against a pairwise scan (docs/benchmarks.md), about 5 minutes.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
 # versioned script from sql/, `make install-extension` installs it.
@@ -72,7 +73,7 @@ else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench bench-retain clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench bench-retain bench-consolidate clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -163,6 +164,10 @@ bench: $(VENV)/.installed install-extension
 
 bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/retain.py
+	$(VENV)/bin/python bench/report.py
+
+bench-consolidate: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/consolidate.py
 	$(VENV)/bin/python bench/report.py
 
 lint: $(VENV)/.installed

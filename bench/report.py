@@ -44,7 +44,7 @@ LATENCY_ROWS = [
 
 
 def main() -> None:
-    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers")}
+    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate")}
     summary_path = DOCS / "benchmarks.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     summary.setdefault("meta", {})
@@ -68,6 +68,10 @@ def main() -> None:
     if (retain := found["retain"]) is not None:
         summary["retain"] = {k: v for k, v in retain.items() if k != "header"}
         summary["meta"]["retain"] = retain.get("header", "?")
+    if (consolidation := found["consolidate"]) is not None:
+        summary["consolidate"] = {k: v for k, v in consolidation.items() if k != "header"}
+        summary["meta"]["consolidate"] = consolidation["header"]
+        tables["consolidate"] = consolidate_table(consolidation)
     summary_path.write_text(json.dumps(summary, indent=1) + "\n")
     print(f"written {summary_path}")
     if tables:
@@ -133,6 +137,20 @@ def providers_table(models: dict[str, Any]) -> str:
     for name, figure in models["ms"].items():
         lines.append(f"| {name} | {figure['median']:.2f} | {figure['p95']:.2f} |")
     return "\n".join(lines)
+
+
+def consolidate_table(run: dict[str, Any]) -> str:
+    """Markdown: the medians of bench/consolidate.py."""
+    facts = run["facts"]
+    return "\n".join([
+        f"Bank `{run['bank']}`: {facts:,} facts, {run['observations']} observations; medians of {run['repeat']} runs.",
+        "", "| measurement | ms |", "|---|---|",
+        f"| consolidate every fact ({facts / run['consolidate_s']:.0f} facts/s) | {run['consolidate_s'] * 1000:.0f} |",
+        f"| consolidate again, nothing new | {run['again_s'] * 1000:.1f} |",
+        f"| consolidate the newest 10 % | {run['newest_tenth_s'] * 1000:.0f} |",
+        f"| baseline: pairwise scan for candidate pairs ({run['pairwise_over_consolidate']:.1f}× consolidate) "
+        f"| {run['pairwise_scan_s'] * 1000:.0f} |",
+    ])  # fmt: skip
 
 
 def fill_tables(path: Path, tables: dict[str, str]) -> None:
