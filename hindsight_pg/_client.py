@@ -431,8 +431,8 @@ class Client:
     ) -> ReflectResult:
         """Answer ``query`` from the bank's memory with its language model (``llm_base_url``,
         ``llm_model``), in its disposition and directives: an agent loop over recall,
-        search_observations, expand and done (5 / 10 / 20 iterations for budget low / mid / high;
-        docs/reflect.md). Tools recall with ``max_tokens``, ``tags`` and ``query_timestamp``.
+        search_observations, search_mental_models, expand and done (5 / 10 / 20 iterations for
+        budget low / mid / high; docs/reflect.md), the loop ``hindsight.reflect`` runs in SQL. Tools recall with ``max_tokens``, ``tags`` and ``query_timestamp``.
         ``response_schema`` (a JSON schema) makes the answer a validated object.
 
         Raises :class:`BankNotFoundError`, :class:`InvalidInputError` when the bank has no language

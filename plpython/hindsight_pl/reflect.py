@@ -221,6 +221,8 @@ def reflect_loop(
                 arguments = json.loads(call.function.arguments or "{}")
             except ValueError:
                 arguments = {}
+            if not isinstance(arguments, dict):  # e.g. a bare string: the tool runs on its defaults
+                arguments = {}
             if call.function.name == "done":
                 trace.append({"tool": "done", "arguments": arguments})
                 return _finish(llm, usage_start, arguments.get("answer"), arguments.get("memory_ids") or [], seen,
