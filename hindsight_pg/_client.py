@@ -107,7 +107,7 @@ class _Memory:
         self.client, self.bank_id, self.recall_args = client, bank_id, recall_args
 
     def search(self, query: str, types: list[str] | None) -> list[tuple[Any, str, str, Any]]:
-        found = self.client.recall(self.bank_id, query, types=types, **self.recall_args)
+        found = self.client.recall(self.bank_id, query, types=types, prefer_observations=True, **self.recall_args)
         return [(r.id, r.text, r.fact_type, r.occurred_start or r.mentioned_at) for r in found.results]
 
     def source(self, memory_id: str) -> tuple[Any, str] | None:
@@ -185,6 +185,8 @@ class Client:
         exist_ok: bool = False,
     ) -> Bank:
         """Create a bank (``config`` overrides the defaults, see ``hindsight.bank_config``) and return it.
+        With ``exist_ok`` an existing bank is returned as it is: its config is not changed
+        (:meth:`configure_bank` changes it).
 
         Raises :class:`BankExistsError` when it exists and not ``exist_ok``,
         :class:`InvalidInputError` for a bad id or config.
@@ -194,6 +196,17 @@ class Client:
                 "SELECT hindsight.create_bank(bank_id => %s, name => %s, config => %s, if_not_exists => %s)",
                 (bank_id, name, Jsonb(dict(config or {})), exist_ok),
             )
+        return self.get_bank(bank_id)
+
+    def configure_bank(self, bank_id: str, config: Mapping[str, Any]) -> Bank:
+        """Change an existing bank's config (``hindsight.configure_bank``): the keys of ``config`` replace the
+        bank's own, a key set to None goes back to its default. Returns the bank with its effective config.
+
+        Raises :class:`BankNotFoundError`, :class:`InvalidInputError` for a bad key or value, and
+        :class:`HindsightError` (SQLSTATE 42501) when this role is not an admin of the bank.
+        """
+        with _database_errors():
+            self.conn.execute("SELECT hindsight.configure_bank(%s, %s)", (bank_id, Jsonb(dict(config))))
         return self.get_bank(bank_id)
 
     def get_bank(self, bank_id: str) -> Bank:
@@ -432,8 +445,9 @@ class Client:
         """Answer ``query`` from the bank's memory with its language model (``llm_base_url``,
         ``llm_model``), in its disposition and directives: an agent loop over recall,
         search_observations, search_mental_models, expand and done (5 / 10 / 20 iterations for
-        budget low / mid / high; docs/reflect.md), the loop ``hindsight.reflect`` runs in SQL. Tools recall with ``max_tokens``, ``tags`` and ``query_timestamp``.
-        ``response_schema`` (a JSON schema) makes the answer a validated object.
+        budget low / mid / high; docs/reflect.md), the loop ``hindsight.reflect`` runs in SQL. Tools
+        recall with ``max_tokens``, ``tags`` and ``query_timestamp``, preferring observations to the
+        facts they cite. ``response_schema`` (a JSON schema) makes the answer a validated object.
 
         Raises :class:`BankNotFoundError`, :class:`InvalidInputError` when the bank has no language
         model (with a hint on configuring one) or for a bad argument, and :class:`ExtractionError`

@@ -219,7 +219,8 @@ def _print_results(response: RecallResponse, indent: str = "") -> None:
             for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
             if rank is not None
         )
-        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {escape(r.text)}  [dim]({arms})[/dim]")
+        kind = "observation: " if r.fact_type == "observation" else ""
+        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]")
 
 
 def _version(value: bool) -> None:
@@ -246,6 +247,40 @@ def banks(dsn: Dsn = None) -> None:
         out.print("(no banks)")
     for bank in rows:
         out.print(f"{bank.bank_id}\t{bank.unit_count} units\tcreated {bank.created_at:%Y-%m-%d %H:%M}")
+
+
+@app.command()
+def config(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    settings: Annotated[
+        list[str] | None,
+        typer.Argument(
+            help="KEY=VALUE pairs to change; VALUE is JSON (a bare word is a string), KEY= restores the default. "
+            "None: print the config.",
+            show_default=False,
+        ),
+    ] = None,
+    create: Annotated[bool, typer.Option(help="Create the bank with these settings if it does not exist.")] = False,
+    dsn: Dsn = None,
+) -> None:
+    """Print or change a bank's config (docs/reference.md lists the keys), e.g.
+    `hindsight-pg config ana llm_base_url=http://localhost:11434/v1 llm_model=llama3.1:8b`."""
+    changes: dict[str, Any] = {}
+    for setting in settings or []:
+        key, sep, value = setting.partition("=")
+        if not sep or not key.strip():
+            raise InvalidInputError(f"{setting!r} is not KEY=VALUE", hint="e.g. llm_model=llama3.1:8b")
+        try:
+            changes[key.strip()] = json.loads(value) if value else None
+        except ValueError:
+            changes[key.strip()] = value
+    with _client(dsn) as client:
+        if create and bank not in {b.bank_id for b in client.list_banks()}:
+            client.create_bank(bank, config={k: v for k, v in changes.items() if v is not None})
+        elif changes:
+            client.configure_bank(bank, changes)
+        shown = client.get_bank(bank).config
+    out.print_json(json.dumps(shown))
 
 
 @app.command()
@@ -302,7 +337,9 @@ def reflect(
     schema: Annotated[
         Path | None, typer.Option(help="A JSON schema file: the answer becomes a JSON object that follows it.")
     ] = None,
-    at: Annotated[str | None, typer.Option("--at", help="Answer as of this ISO 8601 time.")] = None,
+    at: Annotated[
+        str | None, typer.Option("--at", help="Recall as of this ISO 8601 time (recency counts from it).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print answer, based_on, usage and trace as JSON.")] = False,
     dsn: Dsn = None,
 ) -> None:
@@ -312,8 +349,10 @@ def reflect(
     if schema is not None:
         try:
             response_schema = json.loads(schema.read_text())
-        except (OSError, ValueError) as exc:
-            raise InvalidInputError(f"--schema {schema}: {exc}") from None
+        except OSError as exc:
+            raise InvalidInputError(f"--schema {schema}: cannot read it: {exc.strerror}") from None
+        except ValueError as exc:
+            raise InvalidInputError(f"--schema {schema}: not valid JSON: {exc}") from None
     with _client(dsn) as client:
         result = client.reflect(
             bank, query, budget=budget, max_tokens=max_tokens, tags=tags, tags_match=tags_match,
@@ -341,7 +380,7 @@ def model_create(
     dsn: Dsn = None,
 ) -> None:
     """Create a mental model (and refresh it with --refresh)."""
-    with _client(dsn) as client:
+    with _client(dsn) as client, client.conn.transaction():  # a failed --refresh creates nothing
         model = client.create_mental_model(bank, name, source_query, tags=tags or (), max_tokens=max_tokens)
         if refresh:
             model = client.refresh_mental_model(bank, name)
@@ -450,7 +489,7 @@ def mcp(
     port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8765,
     dsn: Dsn = None,
 ) -> None:
-    """Serve memory to agents over the Model Context Protocol (tools: retain, recall, list_banks,
+    """Serve memory to agents over the Model Context Protocol (tools: retain, recall, reflect, list_banks,
     create_bank, list_entities)."""
     import anyio
 

@@ -122,6 +122,7 @@ class LLMClient:
         import openai  # imported only when a bank uses a language model
 
         self.base_url = base_url
+        self.api_key_env = api_key_env
         self.model = model
         self.usage: list[dict[str, Any]] = []
         self._client = openai.OpenAI(
@@ -148,9 +149,16 @@ class LLMClient:
                 temperature=0.1, max_tokens=max_tokens,
             )  # fmt: skip
         except self._api_error as exc:
-            raise LLMError(f"{purpose} by {self.model} failed: {exc}") from exc
+            raise self._failed(purpose, exc) from exc
         self._record(purpose, response.usage)
         return response.choices[0].message
+
+    def _failed(self, purpose: str, exc: Exception) -> LLMError:
+        hint = (
+            f"The endpoint is {self.base_url} (the bank's llm_base_url); the API key comes from the environment "
+            f"variable {self.api_key_env} of the process that calls the model."
+        )
+        return LLMError(f"{purpose} by {self.model} failed: {exc}", hint=hint)
 
     def _record(self, purpose: str, usage: Any) -> None:
         self.usage.append({
@@ -175,7 +183,7 @@ class LLMClient:
                                      "json_schema": {"name": name, "strict": True, "schema": schema}},
                 )  # fmt: skip
             except self._api_error as exc:
-                raise LLMError(f"{purpose} by {self.model} failed: {exc}") from exc
+                raise self._failed(purpose, exc) from exc
             self._record(purpose, response.usage)
             choice = response.choices[0]
             if choice.finish_reason == "length":

@@ -79,8 +79,9 @@ TOOLS: list[dict[str, Any]] = [
 
 
 NO_LLM_HINT = (
-    'Set llm_base_url and llm_model in its config, e.g. {"llm_base_url": "http://localhost:11434/v1", '
-    '"llm_model": "llama3.1:8b"} (docs/retain.md lists servers).'
+    "Set llm_base_url and llm_model in its config: hindsight-pg config BANK llm_base_url=http://localhost:11434/v1 "
+    "llm_model=llama3.1:8b, or client.configure_bank, or SELECT hindsight.configure_bank(bank_id, "
+    """'{"llm_base_url": ..., "llm_model": ...}') (docs/retain.md lists servers)."""
 )
 
 

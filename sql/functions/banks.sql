@@ -257,6 +257,35 @@ COMMENT ON FUNCTION hindsight.create_bank(text, text, jsonb, bool) IS
     'Creates a memory bank and returns its id. config (a JSON object) overrides hindsight._default_config(); '
     'raises 23505 when the bank exists unless if_not_exists, 22023 on a bad id or config.';
 
+CREATE OR REPLACE FUNCTION hindsight.configure_bank(bank_id text, config jsonb)
+RETURNS jsonb
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    own jsonb;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown (or unreadable) bank
+    IF config IS NULL OR jsonb_typeof(config) <> 'object' THEN
+        RAISE EXCEPTION 'config must be a JSON object, got %', coalesce(jsonb_typeof(config), 'NULL')
+            USING ERRCODE = '22023', HINT = 'e.g. {"llm_base_url": "http://localhost:11434/v1", "llm_model": "llama3.1:8b"}';
+    END IF;
+    SELECT b.config INTO own FROM hindsight.banks b WHERE b.bank_id = configure_bank.bank_id;
+    -- keys given as null go back to their defaults
+    own := (own || config) - ARRAY(SELECT c.key FROM jsonb_each(config) c WHERE c.value = 'null'::jsonb);
+    UPDATE hindsight.banks b SET config = hindsight._check_config(own) WHERE b.bank_id = configure_bank.bank_id;
+    IF NOT FOUND THEN  -- row-level security: only the bank's admins update it
+        RAISE EXCEPTION 'only an admin of bank "%" may change its config', bank_id
+            USING ERRCODE = '42501', HINT = 'An admin grants it with hindsight.grant_bank(bank_id, role, ''admin'').';
+    END IF;
+    RETURN hindsight.bank_config(bank_id);
+END
+$$;
+COMMENT ON FUNCTION hindsight.configure_bank(text, jsonb) IS
+    'Changes an existing bank''s config: the keys of config (a JSON object) replace the bank''s own, a key given '
+    'as null goes back to its default; validated like create_bank''s. Returns the effective config '
+    '(hindsight.bank_config). Errors: HS404 unknown bank, 22023 a bad key or value, 42501 not an admin of the bank.';
+
 CREATE OR REPLACE FUNCTION hindsight.delete_bank(bank_id text)
 RETURNS bool
 LANGUAGE plpgsql

@@ -290,11 +290,12 @@ config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) 
 llm = LLMClient.from_config(config)
 if llm is None:
     plpy.error(f"bank {bank_id!r} has no language model to consolidate with", sqlstate="22023")
-plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
 facts = plpy.prepare("SELECT unit_id, text FROM hindsight._observation_facts($1, $2)", ["text", "uuid"])
 write = plpy.prepare("SELECT hindsight._write_observation($1, $2, $3, $4, $5) AS proof",
                      ["text", "uuid", "text", "uuid[]", "text"])
 rows = plpy.execute(plpy.prepare("SELECT * FROM hindsight._group_observations($1)", ["text"]), [bank_id])
+if any(r["action"] != "merged" for r in rows):  # the model is called (nothing new: no call, no check)
+    plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
 try:
     return rewrite_observations(
         llm, [(r["observation_id"], r["action"], r["proof_count"]) for r in rows],

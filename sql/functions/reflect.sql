@@ -48,7 +48,8 @@ BEGIN
         USING ERRCODE = '42501',
               HINT = 'In-database language model calls run as the server''s operating-system user: a superuser '
                      'allows the endpoint with SELECT hindsight.set_setting(''llm_endpoints'', '
-                     '''{"base_urls": ["' || base_url || '"]}'') (docs/reflect.md), or reflect through the driver.';
+                     '''{"base_urls": ["' || base_url || '"]}'') (docs/reflect.md). Or call the model from the '
+                     'driver (client.reflect, client.consolidate), or consolidate offline with use_llm => false.';
 END
 $$;
 COMMENT ON FUNCTION hindsight._check_llm_endpoint(text) IS
@@ -84,7 +85,7 @@ if not plans:
     plans["search"] = plpy.prepare(
         "SELECT r.id, r.text, r.fact_type, to_json(coalesce(r.occurred_start, r.mentioned_at)) #>> '{}' AS date"
         " FROM hindsight.recall($1, $2, budget => $3, max_tokens => $4, types => $5, tags => $6, tags_match => $7,"
-        " query_timestamp => $8) r ORDER BY r.rank",
+        " query_timestamp => $8, prefer_observations => true) r ORDER BY r.rank",
         ["text", "text", "text", "int", "text[]", "text[]", "text", "timestamptz"])
     plans["source"] = plpy.prepare("SELECT id, source FROM hindsight._memory_source($1, $2)", ["text", "text"])
     plans["models"] = plpy.prepare(
@@ -153,7 +154,7 @@ COMMENT ON FUNCTION hindsight.reflect(text, text, text, int, text[], text, jsonb
 $$Answers query from the bank's memory with its language model (config llm_base_url, llm_model; the API key from
 the server's environment variable llm_api_key_env names), in the bank's disposition and directives: the agent
 loop of hindsight_pl.reflect (the driver's Client.reflect runs the same one) over the tools recall (hindsight.recall
-with budget, max_tokens, tags, tags_match, query_timestamp; embeddings by the bank's provider), search_observations,
+with budget, max_tokens, tags, tags_match, query_timestamp, prefer_observations; embeddings by the bank's provider), search_observations,
 search_mental_models, expand and done; 5 / 10 / 20 model calls for budget low / mid / high, the last forcing an
 answer. One row: answer (Markdown; with response_schema, the JSON text of the answer), structured_answer (the
 answer validated against response_schema, a JSON schema; NULL without one), based_on (jsonb array of the cited

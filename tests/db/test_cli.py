@@ -8,7 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from hindsight_pg import BankNotFoundError, InvalidInputError, cli
+from hindsight_pg import BankNotFoundError, ExtractionError, InvalidInputError, cli
 
 runner = CliRunner()
 
@@ -140,6 +140,8 @@ def test_consolidate_and_recall_preferring_observations(dsn, tmp_path):
     plain = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json").output)
     preferred = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json", "--prefer-observations").output)
     assert [r["fact_type"] for r in preferred["results"]] == ["observation"]
+    (line,) = invoke("recall", "ana", "Where does Ana run?", "--prefer-observations").output.splitlines()
+    assert "2024-04-02  observation: Ana " in line
     assert len(plain["results"]) == 4
 
 
@@ -167,9 +169,15 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     assert document["answer"] == {"pet": "cat"} and [t["tool"] for t in document["trace"]] == ["done"]
     assert document["usage"][0]["model"] == "reflect-model"
     schema.write_text("{not json")
-    with pytest.raises(InvalidInputError, match=r"--schema .*schema\.json: Expecting property name"):
+    with pytest.raises(InvalidInputError, match=r"--schema .*schema\.json: not valid JSON: Expecting property name"):
         invoke("reflect", "ana", "Ana's pet?", "--schema", str(schema))
-    # mental models
+    # mental models; a failed --refresh creates nothing
+    db.execute("SELECT hindsight.configure_bank('ana', '{\"llm_base_url\": \"http://127.0.0.1:9/v1\"}')")
+    with pytest.raises(ExtractionError, match="reflect by reflect-model failed") as caught:
+        invoke("mental-model", "create", "ana", "pets", "Which pets?", "--refresh")
+    assert "http://127.0.0.1:9/v1" in (caught.value.hint or "")
+    assert db.execute("SELECT count(*) FROM hindsight.mental_models").fetchone() == (0,)
+    db.execute("SELECT hindsight.configure_bank('ana', %s)", (json.dumps({"llm_base_url": url}),))
     script_server.script = [{"tool": "done", "arguments": {"answer": "Ana has a grey cat.", "memory_ids": []}}]
     result = invoke("mental-model", "create", "ana", "pets", "Which pets?", "--refresh")
     assert result.exit_code == 0, result.output
@@ -184,3 +192,18 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     assert invoke("mental-model", "list", "ana").output.strip() == "(no mental models)"
     with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
         invoke("mental-model", "delete", "ana", "pets")
+
+
+def test_config_prints_changes_and_creates(dsn, db):
+    result = invoke("config", "fresh", "llm_model=llama3.1:8b", "observation_similarity=0.9", "--create")
+    assert result.exit_code == 0, result.output
+    shown = json.loads(result.output)
+    assert (shown["llm_model"], shown["observation_similarity"]) == ("llama3.1:8b", 0.9)
+    result = invoke("config", "fresh", "observation_similarity=", "llm_base_url=http://localhost:11434/v1")
+    shown = json.loads(result.output)
+    assert (shown["observation_similarity"], shown["llm_base_url"]) == (0.85, "http://localhost:11434/v1")
+    assert json.loads(invoke("config", "fresh").output) == shown
+    with pytest.raises(InvalidInputError, match="'llm_model' is not KEY=VALUE"):
+        invoke("config", "fresh", "llm_model")
+    with pytest.raises(BankNotFoundError):
+        invoke("config", "ghost", "llm_model=x")

@@ -210,3 +210,18 @@ def test_a_failing_model_keeps_nothing(client, db, chat_server, way):
     assert db.execute(
         "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'ana' AND consolidated_at IS NULL"
     ).fetchone() == (4,)
+
+
+def test_reflect_recalls_the_observation_instead_of_the_facts_it_cites(client, db, script_server):
+    client.create_bank("ana", config={"llm_base_url": f"http://127.0.0.1:{script_server.server_port}/v1",
+                                      "llm_model": "reflect-model"})  # fmt: skip
+    retain(client, "ana", RUNS + OTHERS)
+    ((obs_id, _, _),) = db.execute("SELECT * FROM hindsight.consolidate('ana', use_llm => false)").fetchall()
+    done = {"tool": "done", "arguments": {"answer": "Ana runs in Riverside Park.", "memory_ids": "$all"}}
+    script_server.script = [{"tool": "recall", "arguments": {"query": "Where does Ana run?"}}, done]
+    from_driver = client.reflect("ana", "Where does Ana run?")
+    script_server.script = [{"tool": "recall", "arguments": {"query": "Where does Ana run?"}}, done]
+    (from_sql,) = db.execute("SELECT based_on FROM hindsight.reflect('ana', 'Where does Ana run?')").fetchone()
+    for based_on in (from_driver.based_on, from_sql):
+        ids = [m["id"] for m in based_on]
+        assert ids[0] == str(obs_id) and len(ids) == 1 + len(OTHERS)  # none of the four runs it cites

@@ -210,8 +210,13 @@ def test_sql_reflect_structured_answers_budgets_and_errors(db, script_server, ba
     assert (caught.value.sqlstate, caught.value.diag.message_primary) == ("HS404", 'unknown bank "nobody"')
 
 
-def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(db, script_server, bank):
+def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(client, db, script_server, bank):
     role = "reflect_writer"
+    assert db.execute("SELECT count(*) FROM hindsight.consolidate(%s)", (bank,)).fetchone() == (0,)  # nothing to write
+    runs = [("Ana ran 5 km in Riverside Park before work.", "2024-04-09"),
+            ("Ana went running in Riverside Park this morning, about 5 km.", "2024-05-13")]  # fmt: skip
+    # two more runs: consolidation now makes an observation, for the model to write
+    client.retain_batch(bank, [{"content": t, "timestamp": f"{d}T07:00:00Z", "entities": ["Ana"]} for t, d in runs])
     db.execute(f"CREATE ROLE {role}")
     url = f"http://127.0.0.1:{script_server.server_port}/v1"
     db.execute("SELECT hindsight.create_bank('notes', config => %s)",
@@ -232,7 +237,8 @@ def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(db, scr
         with pytest.raises(psycopg.errors.InsufficientPrivilege, match="may not call the language model"):
             db.execute(statement, (bank_id,))
     assert script_server.requests == []
-    assert db.execute("SELECT count(*) FROM hindsight.consolidate(%s, use_llm => false)", (bank,)).fetchone() == (0,)
+    offline = db.execute("SELECT action, proof_count FROM hindsight.consolidate(%s, use_llm => false)", (bank,))
+    assert offline.fetchall() == [("created", 3)]  # the three runs; without the model no endpoint is needed
     with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a superuser may change llm_endpoints"):
         db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url]}),))
     db.execute("RESET ROLE")
@@ -241,7 +247,7 @@ def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(db, scr
     db.execute("SELECT hindsight.set_setting('llm_endpoints', %s)", (json.dumps({"base_urls": [url + "/"]}),))
     db.execute(f"SET ROLE {role}")
     script_server.script = [
-        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "recall", "arguments": {"query": "Ana adopted a grey cat named Pixel"}},
         {"tool": "done", "arguments": {"answer": "A cat.", "memory_ids": ["$first"]}},
     ]
     answer, _, based_on, _, _ = _sql_reflect(db, bank, "What pet does Ana have?")

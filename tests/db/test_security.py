@@ -172,3 +172,28 @@ def test_scale_out_entry_points_say_what_is_missing(db):
         db.execute("SELECT hindsight.enable_pg_search()")
     with pytest.raises(psycopg.errors.FeatureNotSupported, match="needs the pg_search extension"):
         db.execute("SELECT hindsight.create_bank('p', config => '{\"keyword_backend\": \"pg_search\"}')")
+
+
+def test_configure_bank_changes_merges_resets_and_is_for_admins(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("""SELECT hindsight.create_bank('cfg', config => '{"observation_similarity": 0.9}')""")
+    config = db.execute(
+        """SELECT hindsight.configure_bank('cfg', '{"llm_base_url": "http://127.0.0.1:11434/v1", "llm_model": "m"}')"""
+    ).fetchone()[0]
+    assert (config["llm_base_url"], config["llm_model"], config["observation_similarity"]) == (
+        "http://127.0.0.1:11434/v1", "m", 0.9)  # fmt: skip  # the other keys stay
+    config = db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": null}')""").fetchone()[0]
+    assert config["observation_similarity"] == 0.85 and config["llm_model"] == "m"  # back to the default
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="observation_similarity"):
+        db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": 7}')""")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="config must be a JSON object, got array"):
+        db.execute("SELECT hindsight.configure_bank('cfg', '[]')")
+    db.execute("SELECT hindsight.grant_bank('cfg', %s, 'write')", (roles["bob"],))
+    as_role(db, roles["bob"])
+    with pytest.raises(psycopg.errors.InsufficientPrivilege, match='only an admin of bank "cfg" may change its config'):
+        db.execute("""SELECT hindsight.configure_bank('cfg', '{"llm_model": "other"}')""")
+    with pytest.raises(psycopg.Error, match='unknown bank "nope"') as caught:
+        db.execute("""SELECT hindsight.configure_bank('nope', '{}')""")
+    assert caught.value.sqlstate == "HS404"
+    as_role(db, roles["alice"])
+    assert db.execute("SELECT hindsight.bank_config('cfg')->>'llm_model'").fetchone() == ("m",)
