@@ -273,9 +273,9 @@ class Client:
         chunks of at most 3,000 characters (paragraph, sentence, then word
         boundaries). The bank's extractor (config ``extractor``: ``offline`` by
         default, or ``llm``; or the client's own) turns each chunk into facts with
-        their dates, entities and fact type; facts repeated within the call (same
-        normalised text, or cosine similarity >= the bank's ``dedupe_similarity``)
-        are stored once. Each fact becomes a memory unit with its MiniLM
+        their dates, entities and fact type; facts repeated within the call about
+        the same day (same normalised text, or cosine similarity >= the bank's
+        ``dedupe_similarity``) are stored once. Each fact becomes a memory unit with its MiniLM
         embedding; ``hindsight.retain`` then resolves entities and links the
         units (docs/retain.md). For an existing ``document_id``, chunks whose
         text did not change are not extracted again. ``progress(n)`` is called

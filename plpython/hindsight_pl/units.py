@@ -64,7 +64,7 @@ def fill_units(
 ) -> None:
     """Set ``item["payload"]["units"]`` for each item (keys ``payload`` with ``chunks``, ``document_id``
     and ``update_mode``; ``timestamp`` aware; ``entities``; ``speaker``): the extractor's facts of the
-    fresh chunks, deduplicated by text and then by embedding (``embed(texts)`` -> one vector per text,
+    fresh chunks, deduplicated (per day) by text and then by embedding (``embed(texts)`` -> one vector per text,
     one call for all items), in the unit shape of ``hindsight.retain``."""
     for item in items:
         payload = item["payload"]
@@ -76,12 +76,12 @@ def fill_units(
         )  # fmt: skip
         for fact in facts:
             fact.chunk_index = fresh[fact.chunk_index]
-        item["facts"] = dedupe.by_text(facts)
+        item["facts"] = dedupe.by_text(facts, item["timestamp"])
     units = [fact for item in items for fact in item["facts"]]
     vectors: Any = embed([f.text for f in units]) if units else []
     embedding = dict(zip(map(id, units), vectors, strict=True))
     for item in items:
-        kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]])
+        kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]], item["timestamp"])
         position = {id(fact): n for n, fact in enumerate(kept)}
         index_of = {n: id(fact) for n, fact in enumerate(item["facts"])}
         item["payload"]["units"] = [

@@ -235,3 +235,14 @@ def test_retain_batch_reports_progress_and_returns_every_unit(client, db):
     assert seen == [64, 6]
     assert result.document_ids == [f"n{i}" for i in range(70)]
     assert len(result.unit_ids) == 70 == counts(db, "b")[2]
+
+
+def test_a_habit_in_one_batch_keeps_every_day_and_dedupes_within_a_day(client, db):
+    client.create_bank("b")
+    days = ["2024-01-09", "2024-02-13", "2024-02-13", "2024-04-02"]  # the third repeats the second's day
+    items = [{"content": "Ana ran 5 km in Riverside Park before work.", "timestamp": f"{d}T07:00:00Z",
+              "entities": ["Ana"]} for d in days]  # fmt: skip
+    result = client.retain_batch("b", items)
+    assert len(result.unit_ids) == 3
+    stored = db.execute("SELECT mentioned_at::date::text FROM hindsight.memory_units ORDER BY 1").fetchall()
+    assert stored == [("2024-01-09",), ("2024-02-13",), ("2024-04-02",)]

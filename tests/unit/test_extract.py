@@ -174,3 +174,16 @@ def test_verbatim_extractor_keeps_each_chunk_whole():
     assert all(f.occurred_start is None and f.occurred_end is None for f in facts)
     (fact,) = extractor.extract(["We met Dana in Oslo."], timestamp=SAID, speaker="Assistant")
     assert (fact.fact_type, fact.entities) == ("experience", ["Assistant", "Dana", "Oslo"])
+
+
+def test_dedupe_keeps_the_same_fact_on_two_days():
+    dedupe = Deduplicator(0.95)
+    monday, friday = datetime(2024, 6, 10, 7, tzinfo=UTC), datetime(2024, 6, 14, 7, tzinfo=UTC)
+    runs = [Fact("Ana ran 5 km.", 0), Fact("Ana ran 5 km.", 0), Fact("Ana ran 5 km.", 0)]
+    kept = dedupe.by_text(runs[:2], monday) + dedupe.by_text(runs[2:], friday)
+    assert kept == [runs[0], runs[2]]  # the second is Monday's again
+    same = np.array([1.0, 0.0])
+    assert dedupe.by_embedding(kept, [same, same], monday) == [runs[0]]  # both said on Monday: one day
+    dated = Fact("Ana ran 5 km on Friday.", 0)
+    dated.occurred_start = friday
+    assert dedupe.by_embedding([dated], [same], monday) == [dated]  # about Friday, though said on Monday
