@@ -276,7 +276,7 @@ $$;
 COMMENT ON FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text) IS
     'LLM consolidation: records the contradicting facts in the observation''s metadata history and removes them '
     'from its proof (observation_sources), then sets the text a model wrote (metadata written_by, history). '
-    'Returns the observation''s proof_count, NULL when it is gone (too few facts were left).';
+    'Returns the observation''s proof_count, NULL when it is gone (every fact contradicted it).';
 
 CREATE OR REPLACE FUNCTION hindsight._consolidate_with_llm(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)

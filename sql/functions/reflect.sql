@@ -72,7 +72,7 @@ LANGUAGE plpython3u
 AS $$
 import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl import providers, reflect
+from hindsight_pl import reflect
 from hindsight_pl.llm import LLMClient, LLMError
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
@@ -110,11 +110,9 @@ try:
 except LLMError as exc:
     plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
                "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
-except providers.ProviderError as exc:
-    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
-               "'embedding') (docs/providers.md).")
 except ValueError as exc:
     plpy.error(str(exc), sqlstate="22023")
+# errors of the SQL the tools run (HS502 from hindsight.embed, ...) pass through with their SQLSTATE
 structured = None if response_schema is None else json.dumps(result.answer)
 answer = result.answer if response_schema is None else structured
 return [(answer, structured, json.dumps(result.based_on), json.dumps(result.usage), json.dumps(result.trace))]

@@ -50,9 +50,12 @@ SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
     IF TG_OP = 'UPDATE' THEN
-        -- an update that leaves every search_vector as it was (e.g. consolidated_at) changes no statistics
-        IF NOT EXISTS (SELECT FROM old_rows o JOIN new_rows n ON n.bank_id = o.bank_id AND n.id = o.id
-                       WHERE n.search_vector IS DISTINCT FROM o.search_vector) THEN
+        -- an update that leaves every search_vector as it was (e.g. consolidated_at) changes no statistics;
+        -- a set difference, not a join: the plan is cached from the first call (often one row), and a
+        -- nested loop over thousands of rows would be quadratic
+        IF NOT EXISTS (SELECT n.bank_id, n.id, n.search_vector::text FROM new_rows n
+                       EXCEPT ALL
+                       SELECT o.bank_id, o.id, o.search_vector::text FROM old_rows o) THEN
             RETURN NULL;
         END IF;
     END IF;
