@@ -205,6 +205,8 @@ class Client:
         Raises :class:`BankNotFoundError`, :class:`InvalidInputError` for a bad key or value, and
         :class:`HindsightError` (SQLSTATE 42501) when this role is not an admin of the bank.
         """
+        if not isinstance(config, Mapping):
+            raise InvalidInputError(f"config must be a mapping of keys to values, not {type(config).__name__}")
         with _database_errors():
             self.conn.execute("SELECT hindsight.configure_bank(%s, %s)", (bank_id, Jsonb(dict(config))))
         return self.get_bank(bank_id)
@@ -396,14 +398,15 @@ class Client:
             row = self.conn.execute("SELECT hindsight.delete_document(%s, %s)", (bank_id, document_id)).fetchone()
         return bool(row and row[0])
 
-    def consolidate(self, bank_id: str) -> list[tuple[UUID, str, int | None]]:
+    def consolidate(self, bank_id: str, *, use_llm: bool = True) -> list[tuple[UUID, str, int | None]]:
         """Consolidate the facts no consolidation has seen yet into observations (``hindsight.consolidate``,
         offline and deterministic; docs/observations.md). When the bank has a language model
         (``llm_base_url`` and ``llm_model``), the model then writes each created or updated observation's
         text from its facts and may find facts that contradict it: those leave its proof and its
         metadata ``history`` records them. Returns ``(observation_id, action, proof_count)`` per
         observation touched, action ``created``, ``updated``, ``merged`` or ``removed`` (those two are gone);
-        running it again with no new facts returns nothing. All in one transaction.
+        running it again with no new facts returns nothing. All in one transaction. ``use_llm=False``
+        stays offline for a bank that has a model.
 
         Raises :class:`BankNotFoundError` for an unknown bank and :class:`ExtractionError` when the
         model fails (nothing is kept then).
@@ -411,7 +414,7 @@ class Client:
         with _database_errors(), _model_errors(), self.conn.transaction():
             rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s, use_llm => false)", (bank_id,)).fetchall()
             row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
-            llm = LLMClient.from_config(row[0] if row else {})
+            llm = LLMClient.from_config(row[0] if row else {}) if use_llm else None
             if llm is None:
                 return [(r[0], r[1], r[2]) for r in rows]
             llm.usage = self.llm_usage

@@ -91,4 +91,9 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = ExtensionError
     else:
         cls = HindsightError
+    # the database's hints speak SQL; say the same in the driver's words
+    if cls is BankNotFoundError:
+        hint = "Create it first: client.create_bank(bank_id), or hindsight-pg config BANK --create."
+    elif cls is BankExistsError:
+        hint = "Pass exist_ok=True to reuse it."
     return cls(message, sqlstate=sqlstate or None, hint=hint)

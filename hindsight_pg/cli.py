@@ -42,7 +42,7 @@ models_app = typer.Typer(
 )
 app.add_typer(models_app, name="mental-model")
 
-out = Console(highlight=False)
+out = Console(highlight=False, soft_wrap=True)  # a memory is one line, also when piped
 err = Console(stderr=True, highlight=False)
 
 Dsn = Annotated[
@@ -307,12 +307,15 @@ def entities(
 @app.command()
 def consolidate(
     bank: Annotated[str, typer.Argument(help="Bank id.")],
+    llm: Annotated[
+        bool, typer.Option("--llm/--no-llm", help="Let the bank's language model, if it has one, write the texts.")
+    ] = True,
     dsn: Dsn = None,
 ) -> None:
     """Consolidate the bank's new facts into observations (with the bank's language model, if it has one,
     writing their text); print each observation touched (docs/observations.md)."""
     with _client(dsn) as client:
-        rows = client.consolidate(bank)
+        rows = client.consolidate(bank, use_llm=llm)
         texts = dict(
             client.conn.execute(
                 "SELECT id, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s)",

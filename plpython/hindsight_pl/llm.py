@@ -37,6 +37,8 @@ class LLMError(Exception):
         self.hint = hint
 
 
+OFF_SCHEMA = "A model that follows JSON schemas (structured outputs, tool calls) is needed; small local models may not."
+
 FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",
                "entities", "causal_relations"]  # fmt: skip
 
@@ -197,7 +199,7 @@ class LLMClient:
             except (ValueError, TypeError) as exc:
                 if attempt == 1:
                     raise LLMError(
-                        f"{self.model} answered without the {name} schema: {exc}: {content[:200]!r}"
+                        f"{self.model} answered without the {name} schema: {exc}: {content[:200]!r}", hint=OFF_SCHEMA
                     ) from None
         raise AssertionError("unreachable")
 
@@ -267,7 +269,8 @@ class LLMExtractor:
             return first + second
         facts = document.get("facts")
         if not isinstance(facts, list) or not all(isinstance(f, dict) for f in facts):
-            raise LLMError(f"{self.llm.model} answered without the facts schema: facts is not a list of objects")
+            raise LLMError(f"{self.llm.model} answered without the facts schema: facts is not a list of objects",
+                           hint=OFF_SCHEMA)  # fmt: skip
         return list(facts)
 
     def _fact(self, raw: dict[str, Any], index: int, entities: Sequence[str]) -> Fact | None:
@@ -375,6 +378,6 @@ def write_observation(llm: LLMClient, facts: Sequence[str]) -> tuple[str, list[i
                         purpose="observation writing", max_tokens=512)  # fmt: skip
     text = str((document or {}).get("observation") or "").strip()
     if not is_fact(text):
-        raise LLMError(f"{llm.model} wrote no observation for {len(facts)} facts")
+        raise LLMError(f"{llm.model} wrote no observation for {len(facts)} facts", hint=OFF_SCHEMA)
     bad = (document or {}).get("contradicting") or []
     return text, sorted({int(i) for i in bad if isinstance(i, int) and 0 <= i < len(facts)})

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from . import text
-from .llm import LLMClient, LLMError
+from .llm import OFF_SCHEMA, LLMClient, LLMError
 
 ITERATIONS = {"low": 5, "mid": 10, "high": 20}
 
@@ -88,7 +88,7 @@ NO_LLM_HINT = (
 def check_budget(budget: str) -> None:
     """Raises ValueError unless ``budget`` is low, mid or high."""
     if budget not in ITERATIONS:
-        raise ValueError(f"unknown budget {budget!r}: use low, mid or high")
+        raise ValueError(f'unknown budget "{budget}": use one of low, mid, high')
 
 
 def check_response_schema(schema: Any) -> None:
@@ -234,7 +234,8 @@ def reflect_loop(
             trace.append({"tool": call.function.name, "arguments": arguments, "results": len(results or [])})
             content = json.dumps({"results": results} if results is not None else {"error": "unknown tool"})
             messages.append({"role": "tool", "tool_call_id": call.id, "content": content})
-    raise LLMError(f"{llm.model} did not call done within {ITERATIONS[budget]} iterations")
+    raise LLMError(f"{llm.model} did not call done within {ITERATIONS[budget]} iterations",
+                   hint="A model that makes tool calls is needed; a higher budget allows more of them.")  # fmt: skip
 
 
 def _finish(
@@ -247,6 +248,7 @@ def _finish(
         try:
             jsonschema.validate(answer, dict(response_schema))
         except jsonschema.ValidationError as exc:
-            raise LLMError(f"{llm.model}'s answer does not follow response_schema: {exc.message}") from None
+            raise LLMError(f"{llm.model}'s answer does not follow response_schema: {exc.message}",
+                           hint=OFF_SCHEMA) from None  # fmt: skip
     based_on = [seen[str(i)] for i in dict.fromkeys(str(i) for i in cited) if str(i) in seen]
     return ReflectResult(answer, based_on, list(llm.usage[usage_start:]), trace)

@@ -194,10 +194,11 @@ BEGIN
             USING ERRCODE = '22023',
                   HINT = 'e.g. {"extractor": "llm", "llm_base_url": "https://api.openai.com/v1", "llm_model": "gpt-4o-mini"}';
     END IF;
-    IF (config->>'dedupe_similarity')::float8 > 1 OR (config->>'semantic_link_min_similarity')::float8 > 1
-       OR (config->>'observation_similarity')::float8 > 1 OR (config->>'observation_merge_similarity')::float8 > 1 THEN
-        RAISE EXCEPTION 'dedupe_similarity, semantic_link_min_similarity, observation_similarity and '
-                        'observation_merge_similarity are cosine similarities in [0, 1]'
+    SELECT k INTO bad FROM unnest(ARRAY['dedupe_similarity', 'semantic_link_min_similarity', 'observation_similarity',
+                                        'observation_merge_similarity']) k
+    WHERE (config->>k)::float8 > 1 LIMIT 1;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION '% must be a cosine similarity in [0, 1], got %', bad, config->bad
             USING ERRCODE = '22023';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN

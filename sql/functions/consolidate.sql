@@ -302,8 +302,7 @@ try:
         facts_of=lambda o: [(f["unit_id"], f["text"]) for f in plpy.execute(facts, [bank_id, o])],
         write=lambda o, text, bad: plpy.execute(write, [bank_id, o, text, bad, llm.model])[0]["proof"])
 except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
-               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
 $$;
 COMMENT ON FUNCTION hindsight._consolidate_with_llm(text) IS
     'The LLM pass of hindsight.consolidate: the offline pass (hindsight._group_observations), then the bank''s '

@@ -239,8 +239,7 @@ except providers.ProviderError as exc:
     plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
                "'embedding') (docs/providers.md).")
 except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
-               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
 rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id FROM hindsight.retain($1, $2::jsonb)", ["text", "text"]),
                     [bank_id, json.dumps([item["payload"]])])
 return [(r["document_id"], r["unit_id"]) for r in rows]

@@ -108,8 +108,7 @@ try:
     result = reflect.reflect_loop(llm, config, query or "", budget=budget, memory=Memory(),
                                   response_schema=json.loads(response_schema) if response_schema else None)
 except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint or "Check the bank's llm_base_url and llm_model "
-               "(SELECT hindsight.bank_config(bank_id)); the server's environment holds the API key.")
+    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
 except ValueError as exc:
     plpy.error(str(exc), sqlstate="22023")
 # errors of the SQL the tools run (HS502 from hindsight.embed, ...) pass through with their SQLSTATE

@@ -8,7 +8,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from hindsight_pg import BankNotFoundError, ExtractionError, InvalidInputError, cli
+from hindsight_pg import BankExistsError, BankNotFoundError, ExtractionError, InvalidInputError, cli
 
 runner = CliRunner()
 
@@ -74,7 +74,8 @@ def test_errors_print_one_line_and_exit_1(db, dsn, monkeypatch, capsys):
         cli.main()
     assert info.value.code == 1
     assert capsys.readouterr().err.strip().splitlines() == [
-        'error: unknown bank "ghost" (hint: Create it first with hindsight.create_bank(bank_id => ...).)'
+        'error: unknown bank "ghost" (hint: Create it first: client.create_bank(bank_id), or hindsight-pg config BANK'
+        " --create.)"
     ]
     db.execute("SELECT hindsight.create_bank('real')")
     monkeypatch.setattr(sys, "argv", ["hindsight-pg", "recall", "real", "anything", "--budget", "huge"])
@@ -190,6 +191,9 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     assert invoke("mental-model", "list", "ana").output.splitlines()[1] == "  Ana has a cat named Pixel."
     assert invoke("mental-model", "delete", "ana", "pets").output.strip() == "deleted pets"
     assert invoke("mental-model", "list", "ana").output.strip() == "(no mental models)"
+    asked = len(script_server.requests)
+    assert invoke("consolidate", "ana", "--no-llm").output.strip() == "(nothing new to consolidate)"
+    assert len(script_server.requests) == asked
     with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
         invoke("mental-model", "delete", "ana", "pets")
 
@@ -207,3 +211,18 @@ def test_config_prints_changes_and_creates(dsn, db):
         invoke("config", "fresh", "llm_model")
     with pytest.raises(BankNotFoundError):
         invoke("config", "ghost", "llm_model=x")
+
+
+def test_output_lines_are_not_wrapped_and_driver_hints_speak_python(dsn, client, tmp_path):
+    long = "Priya said that the Falcon launch moves to the second week of September because of the audit. " * 2
+    note = tmp_path / "long.txt"
+    note.write_text(long.strip())
+    assert invoke("retain", "wrap", str(note)).exit_code == 0
+    result = runner.invoke(cli.app, ["recall", "wrap", "When does Falcon launch?"], env={"COLUMNS": "40"})
+    (line,) = result.output.splitlines()  # one memory, one line, whatever the terminal width
+    assert long.strip()[:60] in line
+    with pytest.raises(BankExistsError) as caught:
+        client.create_bank("wrap")
+    assert caught.value.hint == "Pass exist_ok=True to reuse it."
+    with pytest.raises(InvalidInputError, match="config must be a mapping of keys to values, not str"):
+        client.configure_bank("wrap", "llm_model=x")

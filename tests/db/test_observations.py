@@ -135,7 +135,10 @@ def test_recall_of_observations_and_the_proof_boost(db):
 
 
 def test_observation_thresholds_are_validated(db):
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="are cosine similarities in \\[0, 1\\]"):
+    with pytest.raises(
+        psycopg.errors.InvalidParameterValue,
+        match=r"observation_similarity must be a cosine similarity in \[0, 1\], got 1.5",
+    ):
         db.execute("SELECT hindsight.create_bank('x', config => %s)", (json.dumps({"observation_similarity": 1.5}),))
     with pytest.raises(psycopg.Error) as caught:
         db.execute("SELECT * FROM hindsight.consolidate('nobody')")
@@ -193,6 +196,16 @@ def test_with_a_language_model_it_writes_the_text_and_drops_a_contradicting_fact
     assert events == [("written", []), ("contradicted", [str(stopped)]), ("written", [])]
     assert chat_server.requests[-1]["body"]["messages"][1]["content"].splitlines()[-1] == (
         "4. Ana stopped her 5 km runs in Riverside Park before work.")  # fmt: skip
+
+
+def test_use_llm_false_stays_offline_for_a_bank_with_a_model(client, db, chat_server):
+    client.create_bank("ana", config={"llm_base_url": f"http://127.0.0.1:{chat_server.server_port}/v1",
+                                      "llm_model": "notes-model"})  # fmt: skip
+    retain(client, "ana", RUNS)
+    ((_, action, proof),) = client.consolidate("ana", use_llm=False)
+    (obs,) = observations(db, "ana")
+    assert (action, proof) == ("created", 4) and obs["text"] in [text for text, _ in RUNS]  # the medoid
+    assert chat_server.requests == [] and "written_by" not in obs["metadata"]
 
 
 @pytest.mark.parametrize("way", ["driver", "sql"])

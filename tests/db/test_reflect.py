@@ -194,7 +194,9 @@ def test_sql_reflect_structured_answers_budgets_and_errors(db, script_server, ba
         _sql_reflect(db, bank, "Ana's pet?", response_schema='{"type": "kitten"}')
     with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
         _sql_reflect(db, bank, "Ana's pet?", budget="huge")
-    assert caught.value.diag.message_primary == "unknown budget 'huge': use low, mid or high"  # no PL/Python prefix
+    assert (
+        caught.value.diag.message_primary == 'unknown budget "huge": use one of low, mid, high'
+    )  # no PL/Python prefix
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="the question is blank"):
         _sql_reflect(db, bank, " ?! ")
     script_server.script = [{"tool": "recall", "arguments": {"query": f"try {i}"}} for i in range(9)]

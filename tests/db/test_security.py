@@ -184,8 +184,9 @@ def test_configure_bank_changes_merges_resets_and_is_for_admins(db, roles):
         "http://127.0.0.1:11434/v1", "m", 0.9)  # fmt: skip  # the other keys stay
     config = db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": null}')""").fetchone()[0]
     assert config["observation_similarity"] == 0.85 and config["llm_model"] == "m"  # back to the default
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="observation_similarity"):
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
         db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": 7}')""")
+    assert caught.value.diag.message_primary == "observation_similarity must be a cosine similarity in [0, 1], got 7"
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="config must be a JSON object, got array"):
         db.execute("SELECT hindsight.configure_bank('cfg', '[]')")
     db.execute("SELECT hindsight.grant_bank('cfg', %s, 'write')", (roles["bob"],))
