@@ -178,7 +178,7 @@ def recall(
             types=types,
             tags=tags,
             tags_match=tags_match,
-            query_timestamp=at,
+            query_timestamp=_at(at),
             prefer_observations=prefer_observations,
             trace=trace,
         )
@@ -209,6 +209,16 @@ def _json_default(value: Any) -> Any:
     return str(value)
 
 
+def _at(value: str | None) -> datetime | None:
+    """``--at`` as a datetime (naive: UTC, as the driver reads it), or a usage error naming the option."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"--at: {value!r} is not an ISO 8601 date-time", hint="e.g. 2025-06-27T09:00") from None
+
+
 def _print_results(response: RecallResponse, indent: str = "") -> None:
     if not response.results:
         out.print(f"{indent}(no memories)")
@@ -219,7 +229,10 @@ def _print_results(response: RecallResponse, indent: str = "") -> None:
             for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
             if rank is not None
         )
-        kind = "observation: " if r.fact_type == "observation" else ""
+        kind = ""
+        if r.fact_type == "observation":  # an observation spans its facts' dates
+            first, last = r.occurred_start or r.mentioned_at, r.occurred_end or r.mentioned_at
+            kind = f"observation ({first:%Y-%m-%d}..{last:%Y-%m-%d}): " if first and last else "observation: "
         out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]")
 
 
@@ -359,7 +372,7 @@ def reflect(
     with _client(dsn) as client:
         result = client.reflect(
             bank, query, budget=budget, max_tokens=max_tokens, tags=tags, tags_match=tags_match,
-            response_schema=response_schema, query_timestamp=at,
+            response_schema=response_schema, query_timestamp=_at(at),
         )  # fmt: skip
     if as_json:
         out.print_json(json.dumps(dataclasses.asdict(result), default=_json_default))

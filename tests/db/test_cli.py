@@ -142,7 +142,9 @@ def test_consolidate_and_recall_preferring_observations(dsn, tmp_path):
     preferred = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json", "--prefer-observations").output)
     assert [r["fact_type"] for r in preferred["results"]] == ["observation"]
     (line,) = invoke("recall", "ana", "Where does Ana run?", "--prefer-observations").output.splitlines()
-    assert "2024-04-02  observation: Ana " in line
+    assert "2024-04-02  observation (2024-01-09..2024-04-02): Ana " in line
+    with pytest.raises(InvalidInputError, match="--at: 'yesterday' is not an ISO 8601 date-time"):
+        invoke("recall", "ana", "Where does Ana run?", "--at", "yesterday")
     assert len(plain["results"]) == 4
 
 
