@@ -99,4 +99,4 @@ COMMENT ON FUNCTION hindsight._raise(text, text, text) IS
     'Raises an error again without PL/Python''s exception class before its message (plpy.Error: ..., '
     'spiexceptions.InsufficientPrivilege: ...) and '
     'without its traceback: the public PL/pgSQL wrappers of PL/Python functions (hindsight.reflect, '
-    'hindsight.consolidate) catch an error and call this with its SQLSTATE, message and hint.';
+    'consolidate, embed, rerank, retain_text) catch an error and call this with its SQLSTATE, message and hint.';

@@ -274,7 +274,8 @@ BEGIN
     SELECT b.config INTO own FROM hindsight.banks b WHERE b.bank_id = configure_bank.bank_id;
     -- keys given as null go back to their defaults
     own := (own || config) - ARRAY(SELECT c.key FROM jsonb_each(config) c WHERE c.value = 'null'::jsonb);
-    UPDATE hindsight.banks b SET config = hindsight._check_config(own) WHERE b.bank_id = configure_bank.bank_id;
+    UPDATE hindsight.banks b SET config = own  -- validated by the trigger banks_config_checked
+    WHERE b.bank_id = configure_bank.bank_id;
     IF NOT FOUND THEN  -- row-level security: only the bank's admins update it
         RAISE EXCEPTION 'only an admin of bank "%" may change its config', bank_id
             USING ERRCODE = '42501', HINT = 'An admin grants it with hindsight.grant_bank(bank_id, role, ''admin'').';
@@ -284,7 +285,8 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.configure_bank(text, jsonb) IS
     'Changes an existing bank''s config: the keys of config (a JSON object) replace the bank''s own, a key given '
-    'as null goes back to its default; validated like create_bank''s. Returns the effective config '
+    'as null goes back to its default; validated like create_bank''s (provider keys only when they change: '
+    'superusers only). Returns the effective config '
     '(hindsight.bank_config). Errors: HS404 unknown bank, 22023 a bad key or value, 42501 not an admin of the bank.';
 
 CREATE OR REPLACE FUNCTION hindsight.delete_bank(bank_id text)

@@ -142,14 +142,21 @@ LANGUAGE plpgsql
 SET search_path = pg_catalog, pg_temp
 AS $$
 BEGIN
-    IF TG_OP = 'INSERT' OR NEW.config IS DISTINCT FROM OLD.config THEN
+    IF TG_OP = 'INSERT' THEN
         PERFORM hindsight._check_config(NEW.config);
+    ELSIF NEW.config IS DISTINCT FROM OLD.config THEN
+        -- provider keys a superuser set and this change keeps are not the writer's to answer for
+        PERFORM hindsight._check_config(NEW.config - ARRAY(
+            SELECT k FROM unnest(ARRAY['embedding_provider', 'reranker_provider']) k
+            WHERE NEW.config ? k AND NEW.config->k = OLD.config->k));
     END IF;
     RETURN NEW;
 END
 $$;
 COMMENT ON FUNCTION hindsight._banks_config_checked() IS
-    'Trigger: validates a bank''s config with hindsight._check_config on insert and on every config change.';
+    'Trigger: validates a bank''s config with hindsight._check_config on insert and on every config change '
+    '(provider keys left as they were are not checked again, so a bank admin may change other keys of a bank '
+    'whose provider a superuser set).';
 
 CREATE TRIGGER banks_config_checked BEFORE INSERT OR UPDATE OF config ON hindsight.banks
     FOR EACH ROW EXECUTE FUNCTION hindsight._banks_config_checked();

@@ -198,3 +198,17 @@ def test_configure_bank_changes_merges_resets_and_is_for_admins(db, roles):
     assert caught.value.sqlstate == "HS404"
     as_role(db, roles["alice"])
     assert db.execute("SELECT hindsight.bank_config('cfg')->>'llm_model'").fetchone() == ("m",)
+
+
+def test_a_bank_admin_changes_other_keys_of_a_bank_whose_provider_a_superuser_set(db, roles):
+    db.execute("""SELECT hindsight.create_bank('tenant', config => '{"reranker_provider": {"kind": "none"}}')""")
+    db.execute("SELECT hindsight.grant_bank('tenant', %s, 'admin')", (roles["alice"],))
+    as_role(db, roles["alice"])
+    config = db.execute("""SELECT hindsight.configure_bank('tenant', '{"llm_model": "m"}')""").fetchone()[0]
+    assert config["llm_model"] == "m" and config["reranker_provider"] == {"kind": "none"}
+    with pytest.raises(
+        psycopg.errors.InsufficientPrivilege, match="only a superuser may set a bank's reranker_provider"
+    ):
+        db.execute(
+            """SELECT hindsight.configure_bank('tenant', '{"reranker_provider": {"kind": "http", "url": "http://x"}}')"""
+        )
