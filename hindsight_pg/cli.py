@@ -287,10 +287,10 @@ def config(
             changes[key.strip()] = json.loads(value) if value else None
         except ValueError:
             changes[key.strip()] = value
-    with _client(dsn) as client:
-        if create and bank not in {b.bank_id for b in client.list_banks()}:
-            client.create_bank(bank, config={k: v for k, v in changes.items() if v is not None})
-        elif changes:
+    with _client(dsn) as client, client.conn.transaction():  # a refused setting creates nothing
+        if create:
+            client.create_bank(bank, exist_ok=True)
+        if changes:
             client.configure_bank(bank, changes)
         shown = client.get_bank(bank).config
     out.print_json(json.dumps(shown))

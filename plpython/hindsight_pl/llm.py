@@ -113,16 +113,18 @@ class LLMClient:
     variable holding the key (an empty key is sent when it is unset, which local servers
     accept); ``retries``: the openai client's retries with exponential backoff. ``usage``
     holds one ``{"purpose", "model", "prompt_tokens", "completion_tokens"}`` per call.
-    Raises :class:`LLMError` when the endpoint fails or answers twice with
-    something that is not JSON of the schema.
+    ``before_call(base_url)`` runs once, before the first request (inside the database: the
+    endpoint check, :func:`in_database`). Raises :class:`LLMError` when the endpoint fails or
+    answers twice with something that is not JSON of the schema.
     """
 
     def __init__(
         self, *, base_url: str, model: str, api_key_env: str = "OPENAI_API_KEY", timeout: float = 120.0,
-        retries: int = 2,
+        retries: int = 2, before_call: Callable[[str], Any] | None = None,
     ) -> None:  # fmt: skip
         import openai  # imported only when a bank uses a language model
 
+        self._before_call = before_call
         self.base_url = base_url
         self.api_key_env = api_key_env
         self.model = model
@@ -133,26 +135,35 @@ class LLMClient:
         self._api_error: type[Exception] = openai.OpenAIError
 
     @classmethod
-    def from_config(cls, config: Mapping[str, Any]) -> LLMClient | None:
+    def from_config(
+        cls, config: Mapping[str, Any], *, before_call: Callable[[str], Any] | None = None
+    ) -> LLMClient | None:
         """The client a bank's config names (``llm_base_url`` and ``llm_model``), or None without one."""
         if not config.get("llm_base_url") or not config.get("llm_model"):
             return None
         return cls(base_url=str(config["llm_base_url"]), model=str(config["llm_model"]),
-                   api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"))  # fmt: skip
+                   api_key_env=str(config.get("llm_api_key_env") or "OPENAI_API_KEY"),
+                   before_call=before_call)  # fmt: skip
+
+    def _create(self, purpose: str, **request: Any) -> Any:
+        """One chat completion at temperature 0.1, recorded in ``usage``."""
+        if self._before_call is not None:
+            check, self._before_call = self._before_call, None
+            check(self.base_url)
+        try:
+            response = self._client.chat.completions.create(model=self.model, temperature=0.1, **request)
+        except self._api_error as exc:
+            raise self._failed(purpose, exc) from exc
+        self._record(purpose, response.usage)
+        return response
 
     def chat(
         self, messages: list[dict[str, Any]], *, tools: list[dict[str, Any]], tool_choice: Any, purpose: str,
         max_tokens: int = 2048,
     ) -> Any:  # fmt: skip
         """One turn of a tool-using conversation: the assistant's message (``content``, ``tool_calls``)."""
-        try:
-            response = self._client.chat.completions.create(
-                model=self.model, messages=cast(Any, messages), tools=cast(Any, tools), tool_choice=tool_choice,
-                temperature=0.1, max_tokens=max_tokens,
-            )  # fmt: skip
-        except self._api_error as exc:
-            raise self._failed(purpose, exc) from exc
-        self._record(purpose, response.usage)
+        response = self._create(purpose, messages=cast(Any, messages), tools=cast(Any, tools),
+                                tool_choice=tool_choice, max_tokens=max_tokens)  # fmt: skip
         return response.choices[0].message
 
     def _failed(self, purpose: str, exc: Exception) -> LLMError:
@@ -175,18 +186,13 @@ class LLMClient:
         """The model's answer as a JSON object of ``schema``, or None when the answer was cut off by the
         token limit (``finish_reason`` length). An answer that is not a JSON object is asked for once more."""
         for attempt in range(2):
-            try:
-                response = self._client.chat.completions.create(
-                    model=self.model,
-                    messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
-                    temperature=0.1,
-                    max_tokens=max_tokens,
-                    response_format={"type": "json_schema",
-                                     "json_schema": {"name": name, "strict": True, "schema": schema}},
-                )  # fmt: skip
-            except self._api_error as exc:
-                raise self._failed(purpose, exc) from exc
-            self._record(purpose, response.usage)
+            response = self._create(
+                purpose,
+                messages=[{"role": "system", "content": system}, {"role": "user", "content": user}],
+                max_tokens=max_tokens,
+                response_format={"type": "json_schema",
+                                 "json_schema": {"name": name, "strict": True, "schema": schema}},
+            )  # fmt: skip
             choice = response.choices[0]
             if choice.finish_reason == "length":
                 return None
@@ -202,6 +208,14 @@ class LLMClient:
                         f"{self.model} answered without the {name} schema: {exc}: {content[:200]!r}", hint=OFF_SCHEMA
                     ) from None
         raise AssertionError("unreachable")
+
+
+def in_database(plpy: Any, config: Mapping[str, Any]) -> LLMClient | None:
+    """Inside PostgreSQL (``plpy`` is PL/Python's module): the client of the bank ``config``, or None, which
+    asks ``hindsight._check_llm_endpoint`` before its first request, so the database calls only the
+    endpoints the role may have it call (42501 otherwise) and only when a model is called at all."""
+    plan = plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"])
+    return LLMClient.from_config(config, before_call=lambda base_url: plpy.execute(plan, [base_url]))
 
 
 def fact_text(fact: dict[str, Any]) -> str:

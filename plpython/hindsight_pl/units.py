@@ -15,14 +15,15 @@ from .extract import Extractor, OfflineExtractor, VerbatimExtractor
 from .llm import LLMClient, LLMExtractor
 
 
-def bank_extractor(config: Mapping[str, Any]) -> Extractor:
-    """The extractor a bank's config asks for: offline (default), verbatim or llm (docs/retain.md).
-    Raises ValueError for llm without ``llm_base_url`` and ``llm_model`` (the config check refuses that,
-    so only a hand-made config gets there)."""
+def bank_extractor(config: Mapping[str, Any], llm: LLMClient | None = None) -> Extractor:
+    """The extractor a bank's config asks for: offline (default), verbatim or llm (docs/retain.md), the
+    latter through ``llm`` (default: ``LLMClient.from_config(config)``). Raises ValueError for llm
+    without ``llm_base_url`` and ``llm_model`` (the config check refuses that, so only a hand-made
+    config gets there)."""
     if config.get("extractor") == "verbatim":
         return VerbatimExtractor(agent_name=str(config.get("agent_name", "assistant")))
     if config.get("extractor") == "llm":
-        llm = LLMClient.from_config(config)
+        llm = llm or LLMClient.from_config(config)
         if llm is None:
             raise ValueError("extractor llm needs llm_base_url and llm_model")
         return LLMExtractor(llm)

@@ -284,18 +284,16 @@ LANGUAGE plpython3u
 AS $$
 import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl.llm import LLMClient, LLMError, rewrite_observations
+from hindsight_pl.llm import LLMError, in_database, rewrite_observations
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-llm = LLMClient.from_config(config)
+llm = in_database(plpy, config)
 if llm is None:
     plpy.error(f"bank {bank_id!r} has no language model to consolidate with", sqlstate="22023")
 facts = plpy.prepare("SELECT unit_id, text FROM hindsight._observation_facts($1, $2)", ["text", "uuid"])
 write = plpy.prepare("SELECT hindsight._write_observation($1, $2, $3, $4, $5) AS proof",
                      ["text", "uuid", "text", "uuid[]", "text"])
 rows = plpy.execute(plpy.prepare("SELECT * FROM hindsight._group_observations($1)", ["text"]), [bank_id])
-if any(r["action"] != "merged" for r in rows):  # the model is called (nothing new: no call, no check)
-    plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
 try:
     return rewrite_observations(
         llm, [(r["observation_id"], r["action"], r["proof_count"]) for r in rows],

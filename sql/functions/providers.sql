@@ -199,12 +199,10 @@ from datetime import UTC, datetime
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import chunking, providers, text, units
 from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.llm import LLMError, LLMExtractor
+from hindsight_pl.llm import LLMError, in_database
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-extractor = units.bank_extractor(config)
-if isinstance(extractor, LLMExtractor):
-    plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [extractor.llm.base_url])
+extractor = units.bank_extractor(config, in_database(plpy, config))
 cleaned = text.clean_text(content or "")
 if not text.is_meaningful(cleaned):
     plpy.error(f"content is blank or has only punctuation: {cleaned[:40]!r}", sqlstate="22023",

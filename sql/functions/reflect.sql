@@ -55,7 +55,7 @@ $$;
 COMMENT ON FUNCTION hindsight._check_llm_endpoint(text) IS
     'Raises 42501 unless the database may call the language model at base_url: a superuser may call any; other '
     'roles only the base URLs of the setting llm_endpoints (compared without a trailing slash). Every in-database '
-    'model call checks it first (hindsight._reflect, hindsight._consolidate_with_llm, hindsight.retain_text).';
+    'model call runs it before its first request (hindsight_pl.llm.in_database).';
 
 CREATE OR REPLACE FUNCTION hindsight._reflect(
     bank_id text,
@@ -73,13 +73,12 @@ AS $$
 import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import reflect
-from hindsight_pl.llm import LLMClient, LLMError
+from hindsight_pl.llm import LLMError, in_database
 
 config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-llm = LLMClient.from_config(config)
+llm = in_database(plpy, config)
 if llm is None:
     plpy.error(f"bank {bank_id!r} has no language model to reflect with", sqlstate="22023", hint=reflect.NO_LLM_HINT)
-plpy.execute(plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"]), [llm.base_url])
 plans = GD.setdefault("hindsight_reflect_plans", {})
 if not plans:
     plans["search"] = plpy.prepare(
