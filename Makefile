@@ -6,12 +6,14 @@
 #   make demo          install if needed, then retain a sample conversation and recall.
 #   make test          unit and database tests (installs the extension files first).
 #   make lint          ruff and mypy.
+#   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
 #   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #   make bench-consolidate  offline consolidation against a pairwise scan (docs/benchmarks.md), about 5 minutes.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
-# versioned script from sql/, `make install-extension` installs it.
+# versioned script from sql/ (and copies the released ones from sql/releases/),
+# `make install-extension` installs them.
 
 SHELL := /bin/bash
 .SHELLFLAGS := -o pipefail -c
@@ -30,15 +32,39 @@ HIDE_PIP_NOISE := { grep -v '^WARNING: Location' || true; }
 
 VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
 PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(VERSION)
+# The in-database Python's dependencies, installed once and shared by every version's directory.
+PYTHON_DEPS_DIR := $(PYTHON_LIB_ROOT)/site-packages
 FUNCTION_SOURCES := $(sort $(wildcard sql/functions/*.sql))
 SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(FUNCTION_SOURCES)
 EXT_SCRIPT := build/hindsight_pg--$(VERSION).sql
-# Released versions, frozen in sql/releases/, and the upgrade scripts that take them
-# forward (sql/upgrades/<from>--<to>.sql: the incremental schema changes, then every
-# function file, which are all CREATE OR REPLACE).
-RELEASE_SCRIPTS := $(patsubst sql/releases/%,build/%,$(wildcard sql/releases/hindsight_pg--*.sql))
-UPGRADE_SCRIPTS := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(wildcard sql/upgrades/*--*.sql))
-ALL_SCRIPTS := $(EXT_SCRIPT) $(RELEASE_SCRIPTS) $(UPGRADE_SCRIPTS)
+
+# Released versions are frozen in sql/releases/: each one's install script
+# (hindsight_pg--<v>.sql) and the upgrade script that led to it
+# (hindsight_pg--<from>--<v>.sql), as built when it was released, and its hindsight_pl in
+# plpython/releases/<v>/. They are copied, never rebuilt (sql/releases/SHA256SUMS,
+# tests/unit/test_releases.py), so what an upgrade from a released version runs never changes.
+FROZEN_SCRIPTS := $(patsubst sql/releases/%,build/%,$(wildcard sql/releases/hindsight_pg--*.sql))
+RELEASED_VERSIONS := $(sort $(foreach f,$(notdir $(wildcard sql/releases/hindsight_pg--*.sql)),\
+    $(if $(word 3,$(subst --, ,$(basename $f))),,$(word 2,$(subst --, ,$(basename $f))))))
+# The one upgrade script still open: sql/upgrades/<last release>--$(VERSION).sql holds the
+# schema changes since the last release; the build appends every function file (all
+# CREATE OR REPLACE) to it.
+UPGRADE_SOURCE := $(wildcard sql/upgrades/*--$(VERSION).sql)
+UPGRADE_SCRIPT := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(UPGRADE_SOURCE))
+ifneq ($(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)),)
+$(error sql/upgrades/ holds $(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)), which does not lead to $(VERSION): \
+  freeze a released version with `make freeze` before raising the version)
+endif
+ALL_SCRIPTS := $(EXT_SCRIPT) $(FROZEN_SCRIPTS) $(UPGRADE_SCRIPT)
+
+# The text of this version's install script, and of its upgrade script, with the
+# placeholder @PYTHON_LIB_DIR@ left in (the rules below fill it in; `make freeze` keeps it).
+EXT_TEXT = { echo "-- hindsight_pg $(VERSION), built from sql/ by make; do not edit."; \
+  printf '%s\n' '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
+  for f in $(SQL_SOURCES); do echo; echo "-- $$f"; cat $$f; done; }
+UPGRADE_TEXT = { echo "-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), built from sql/ by make; do not edit."; \
+  printf '%s\n' '\echo Use "ALTER EXTENSION hindsight_pg UPDATE" to load this file. \quit'; \
+  for f in $(UPGRADE_SOURCE) $(FUNCTION_SOURCES); do echo; echo "-- $$f"; cat $$f; done; }
 
 # The versioned extension script: schema files, then function files, with the
 # in-database Python directory filled in. The package version must equal the
@@ -47,22 +73,16 @@ $(EXT_SCRIPT): $(SQL_SOURCES) hindsight_pg.control plpython/hindsight_pl/__init_
 	@grep -q '^__version__ = "$(VERSION)"$$' plpython/hindsight_pl/__init__.py || \
 	  { echo "plpython/hindsight_pl/__init__.py does not say __version__ = \"$(VERSION)\" (hindsight_pg.control)"; exit 1; }
 	@mkdir -p build
-	@{ echo "-- hindsight_pg $(VERSION), built from sql/ by make; do not edit."; \
-	   printf '%s\n' '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
-	   for f in $(SQL_SOURCES); do echo; echo "-- $$f"; cat $$f; done; } \
-	  | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
+	@$(EXT_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
-# A released script gets the Python directory of its own version.
-$(RELEASE_SCRIPTS): build/%: sql/releases/% Makefile
+$(UPGRADE_SCRIPT): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) Makefile
 	@mkdir -p build
-	@sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_ROOT)/$(word 2,$(subst --, ,$(basename $*)))|g' $< > $@
+	@$(UPGRADE_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
-$(UPGRADE_SCRIPTS): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) Makefile
+# A frozen script gets the Python directory of the version it installs or leads to.
+$(FROZEN_SCRIPTS): build/%: sql/releases/% Makefile
 	@mkdir -p build
-	@{ echo "-- hindsight_pg upgrade $(basename $*), built from sql/ by make; do not edit."; \
-	   printf '%s\n' '\echo Use "ALTER EXTENSION hindsight_pg UPDATE" to load this file. \quit'; \
-	   for f in $< $(FUNCTION_SOURCES); do echo; echo "-- $$f"; cat $$f; done; } \
-	  | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
+	@sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_ROOT)/$(lastword $(subst --, ,$(basename $*)))|g' $< > $@.tmp && mv $@.tmp $@
 
 ifdef PGXS_MODE
 EXTENSION = hindsight_pg
@@ -73,7 +93,7 @@ else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib venv demo test lint bench bench-retain bench-consolidate clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -118,22 +138,58 @@ install-extension: $(ALL_SCRIPTS) python-lib
 	else echo "[install] extension hindsight_pg $(VERSION): installing into $(SHAREDIR)/extension"; \
 	  $(MAKE) -s PGXS_MODE=1 install; fi
 
+# The in-database Python. Its dependencies are installed once, into $(PYTHON_DEPS_DIR).
+# Each version, the released ones and this one, has a directory $(PYTHON_LIB_ROOT)/<v>
+# (the one its functions put on sys.path) holding its own hindsight_pl (this tree's, or
+# the frozen plpython/releases/<v>/hindsight_pl) and a symlink to each entry of the
+# dependency directory, so a database still on a released version keeps working, and
+# PyTorch is on disk once.
 python-lib: $(VENV)/.installed
-	@stamp=$(PYTHON_LIB_DIR)/.requirements.sha256; want=$$(sha256sum plpython/requirements.txt | cut -d' ' -f1); \
+	@stamp=$(PYTHON_DEPS_DIR)/.requirements.sha256; want=$$(sha256sum plpython/requirements.txt | cut -d' ' -f1); \
 	if [ "$$(cat $$stamp 2>/dev/null)" = "$$want" ]; then \
-	  echo "[install] in-database Python packages: up to date in $(PYTHON_LIB_DIR)"; \
-	else echo "[install] in-database Python packages: installing into $(PYTHON_LIB_DIR)"; \
-	  set -e; install -d -m 755 $(PYTHON_LIB_DIR); \
-	  $(VENV)/bin/pip install -q --disable-pip-version-check --upgrade --target $(PYTHON_LIB_DIR) \
+	  echo "[install] in-database Python packages: up to date in $(PYTHON_DEPS_DIR)"; \
+	else echo "[install] in-database Python packages: installing into $(PYTHON_DEPS_DIR)"; \
+	  set -e; install -d -m 755 $(PYTHON_DEPS_DIR); \
+	  $(VENV)/bin/pip install -q --disable-pip-version-check --upgrade --target $(PYTHON_DEPS_DIR) \
 	    -r plpython/requirements.txt 2>&1 | $(HIDE_PIP_NOISE); \
-	  echo $$want > $$stamp; fi; \
-	if diff -rq -x __pycache__ plpython/hindsight_pl $(PYTHON_LIB_DIR)/hindsight_pl >/dev/null 2>&1; then \
-	  echo "[install] hindsight_pl $(VERSION): up to date"; \
-	else echo "[install] hindsight_pl $(VERSION): copying into $(PYTHON_LIB_DIR)"; \
-	  rm -rf $(PYTHON_LIB_DIR)/hindsight_pl; \
-	  cp -r plpython/hindsight_pl $(PYTHON_LIB_DIR)/hindsight_pl; \
-	  rm -rf $(PYTHON_LIB_DIR)/hindsight_pl/__pycache__; \
-	  chmod -R a+rX $(PYTHON_LIB_ROOT); fi
+	  chmod -R a+rX $(PYTHON_LIB_ROOT); echo $$want > $$stamp; fi
+	@set -e; deps=$$(cd $(PYTHON_DEPS_DIR) && ls -A | grep -vx '\.requirements\.sha256' | LC_ALL=C sort); \
+	for v in $(RELEASED_VERSIONS) $(VERSION); do \
+	  if [ $$v = $(VERSION) ]; then src=plpython/hindsight_pl; else src=plpython/releases/$$v/hindsight_pl; fi; \
+	  dir=$(PYTHON_LIB_ROOT)/$$v; \
+	  have=$$(find $$dir -mindepth 1 -maxdepth 1 ! -name hindsight_pl -printf '%f %l\n' 2>/dev/null | LC_ALL=C sort || true); \
+	  if [ "$$have" != "$$(for e in $$deps; do echo "$$e $(PYTHON_DEPS_DIR)/$$e"; done)" ]; then \
+	    echo "[install] in-database Python $$v: linking the packages of $(PYTHON_DEPS_DIR) into $$dir"; \
+	    install -d -m 755 $$dir; \
+	    find $$dir -mindepth 1 -maxdepth 1 ! -name hindsight_pl -exec rm -rf {} +; \
+	    for e in $$deps; do ln -s $(PYTHON_DEPS_DIR)/$$e $$dir/$$e; done; fi; \
+	  if diff -rq -x __pycache__ $$src $$dir/hindsight_pl >/dev/null 2>&1; then \
+	    echo "[install] hindsight_pl $$v: up to date in $$dir"; \
+	  else echo "[install] hindsight_pl $$v: copying into $$dir"; \
+	    rm -rf $$dir/hindsight_pl; cp -r $$src $$dir/hindsight_pl; rm -rf $$dir/hindsight_pl/__pycache__; \
+	    chmod -R a+rX $$dir/hindsight_pl; fi; \
+	done
+
+# Release $(VERSION): its install script and the upgrade script that leads to it, built
+# with the placeholder @PYTHON_LIB_DIR@ kept, go to sql/releases/; its hindsight_pl and
+# requirements to plpython/releases/$(VERSION)/; their checksums to sql/releases/SHA256SUMS.
+# The upgrade's source leaves sql/upgrades/ (the frozen script holds it). Then raise the
+# version (hindsight_pg.control, plpython/hindsight_pl/__init__.py) and start
+# sql/upgrades/$(VERSION)--<next>.sql.
+freeze:
+	@test ! -e sql/releases/hindsight_pg--$(VERSION).sql || { echo "[freeze] $(VERSION) is released already"; exit 1; }
+	@test -n "$(UPGRADE_SOURCE)" || { echo "[freeze] no sql/upgrades/*--$(VERSION).sql to freeze"; exit 1; }
+	@set -e; install=sql/releases/hindsight_pg--$(VERSION).sql; \
+	upgrade=sql/releases/hindsight_pg--$(notdir $(UPGRADE_SOURCE)); \
+	$(EXT_TEXT) | sed -e "1s|.*|-- hindsight_pg $(VERSION), as released (frozen: never edit; sql/upgrades/ takes it forward).|" \
+	  -e "2s|hindsight_pg CASCADE|hindsight_pg VERSION '$(VERSION)' CASCADE|" > $$install; \
+	$(UPGRADE_TEXT) | sed "1s|.*|-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), as released (frozen: never edit).|" > $$upgrade; \
+	mkdir -p plpython/releases/$(VERSION); \
+	cp -r plpython/hindsight_pl plpython/requirements.txt plpython/releases/$(VERSION)/; \
+	rm -rf plpython/releases/$(VERSION)/hindsight_pl/__pycache__; \
+	sha256sum $$install $$upgrade $$(find plpython/releases/$(VERSION) -type f | LC_ALL=C sort) >> sql/releases/SHA256SUMS; \
+	rm $(UPGRADE_SOURCE); \
+	echo "[freeze] $(VERSION) frozen: $$install, $$upgrade, plpython/releases/$(VERSION)/ (sql/releases/SHA256SUMS)"
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml

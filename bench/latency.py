@@ -112,11 +112,10 @@ def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[st
     if row and row[0] == size:
         return
     client.delete_bank(bank)
-    # load first, build the HNSW index once at the end (faster than growing it unit by unit);
-    # retain's own links off: without the index each call would scan the whole bank for
-    # semantic neighbours (bench/retain.py measures them), and the temporal links below
+    # the shared HNSW index takes each unit as it comes; retain's own links off (bench/retain.py
+    # measures them), and the temporal links below
     # keep this bank's link structure fixed across runs
-    config = {"hnsw_min_units": 1_000_000_000, "temporal_link_neighbours": 0, "semantic_link_top_k": 0}
+    config = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
     conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank, json.dumps(config)))
     rng = random.Random(size)
     started = time.perf_counter()
@@ -140,11 +139,7 @@ def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[st
            WHERE next_id IS NOT NULL""",
         {"b": bank},
     )
-    conn.execute("SET maintenance_work_mem = '1GB'")
-    t = time.perf_counter()
-    conn.execute("SELECT hindsight.index_bank(%s, force => true)", (bank,))
-    print(f"  {bank}: HNSW index built in {time.perf_counter() - t:.1f} s", file=sys.stderr)
-    analyze(conn)
+    analyze(conn)  # the shared HNSW index took every unit as it came
 
 
 def make_queries(n: int, rng: random.Random) -> list[tuple[str, tuple[datetime, datetime] | None]]:

@@ -26,7 +26,17 @@ from ._errors import (
 )
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
-from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import (
+    Bank,
+    Entity,
+    MemoryItem,
+    MentalModel,
+    MergedFact,
+    RecallResponse,
+    RecallResult,
+    RetainResult,
+    Scores,
+)
 
 __all__ = [
     "Bank",
@@ -50,6 +60,7 @@ __all__ = [
     "LocalReranker",
     "MemoryItem",
     "MentalModel",
+    "MergedFact",
     "OfflineExtractor",
     "ProviderError",
     "RecallResponse",

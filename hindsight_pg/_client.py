@@ -8,12 +8,15 @@ the pipeline.
 from __future__ import annotations
 
 import contextlib
+import functools
 import json
 import os
+import random
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from uuid import UUID
 
 import psycopg
@@ -31,9 +34,20 @@ from hindsight_pl.reflect import ReflectResult
 
 from ._errors import ExtensionError, ExtractionError, HindsightError, InvalidInputError, ProviderError, from_database
 from ._server import EmbeddedServer
-from ._types import Bank, Entity, MemoryItem, MentalModel, RecallResponse, RecallResult, RetainResult, Scores
+from ._types import (
+    Bank,
+    Entity,
+    MemoryItem,
+    MentalModel,
+    MergedFact,
+    RecallResponse,
+    RecallResult,
+    RetainResult,
+    Scores,
+)
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
+T = TypeVar("T")
 
 # retain_batch sends items to the database in groups of this many (one
 # embedding batch and one hindsight.retain call each), all in one transaction.
@@ -83,6 +97,38 @@ def _database_errors() -> Iterator[None]:
         yield
     except psycopg.Error as exc:
         raise from_database(exc) from exc
+
+
+# Transactions that fail because of another session (serialization failure 40001,
+# deadlock 40P01) are run again, at most this many times in all, after a random
+# pause that grows with each attempt (docs/reliability.md).
+RETRY_ATTEMPTS = 5
+RETRY_SQLSTATES = frozenset({"40001", "40P01"})
+
+
+def _retried(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a client method again when its transaction failed with 40001 or 40P01, up to
+    ``RETRY_ATTEMPTS`` times in all, sleeping ``uniform(0, 0.05 * 2**attempt)`` seconds between
+    attempts. Only when the client is not inside a transaction of the caller's own (which the
+    failure has aborted, so the caller must retry it); the last error is raised as it came."""
+
+    @functools.wraps(method)
+    def run(self: Client, *args: Any, **kwargs: Any) -> T:
+        # a one-shot iterator (retain_batch's items) must be there for a second attempt too
+        args = tuple(list(a) if isinstance(a, Iterator) else a for a in args)
+        kwargs = {k: list(v) if isinstance(v, Iterator) else v for k, v in kwargs.items()}
+        for attempt in range(1, RETRY_ATTEMPTS + 1):
+            outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+            try:
+                return method(self, *args, **kwargs)
+            except HindsightError as exc:
+                if outer or exc.sqlstate not in RETRY_SQLSTATES or attempt == RETRY_ATTEMPTS:
+                    raise
+                self.retries += 1
+                time.sleep(random.uniform(0, 0.05 * 2**attempt))
+        raise AssertionError("unreachable")
+
+    return run
 
 
 @contextlib.contextmanager
@@ -163,6 +209,7 @@ class Client:
         self.extractor = extractor
         self.reranker = reranker
         self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
+        self.retries = 0  # transactions run again after a deadlock or serialization failure (docs/reliability.md)
 
     def close(self) -> None:
         """Close the connection."""
@@ -233,6 +280,7 @@ class Client:
             )
             return [Bank(**row) for row in cur.fetchall()]
 
+    @_retried
     def delete_bank(self, bank_id: str) -> bool:
         """Delete a bank and everything in it. Returns False when there was no such bank."""
         with _database_errors():
@@ -260,6 +308,7 @@ class Client:
         item = MemoryItem(content, timestamp, context, document_id, tags, metadata, entities, speaker, update_mode)
         return self.retain_batch(bank_id, [item], create_bank=create_bank)
 
+    @_retried
     def retain_batch(
         self,
         bank_id: str,
@@ -277,7 +326,9 @@ class Client:
         default, or ``llm``; or the client's own) turns each chunk into facts with
         their dates, entities and fact type; facts repeated within the call about
         the same day (same normalised text, or cosine similarity >= the bank's
-        ``dedupe_similarity``) are stored once. Each fact becomes a memory unit with its MiniLM
+        ``dedupe_similarity``) with the same numbers, dates, negation and entities
+        are stored once, and the result's ``merged`` lists each repeat with the unit
+        it was stored as. Each fact becomes a memory unit with its MiniLM
         embedding; ``hindsight.retain`` then resolves entities and links the
         units (docs/retain.md). For an existing ``document_id``, chunks whose
         text did not change are not extracted again. ``progress(n)`` is called
@@ -297,6 +348,7 @@ class Client:
             raise InvalidInputError("nothing to retain: no items")
         document_ids: list[str] = []
         unit_ids = []
+        unit_of: dict[int, UUID] = {}  # id(kept fact) -> its memory unit
         with _database_errors(), self.conn.transaction():
             if create_bank:
                 self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
@@ -308,21 +360,27 @@ class Client:
                 extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
             for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
                 group = prepared[start : start + RETAIN_GROUP_SIZE]
-                self._extract_units(bank_id, group, extractor, dedupe)
+                self._extract_units(bank_id, group, extractor, dedupe, start)
                 rows = self.conn.execute(
                     "SELECT item_index, document_id, unit_id FROM hindsight.retain(bank_id => %s, items => %s::jsonb)",
                     (bank_id, json.dumps([item["payload"] for item in group])),
                 ).fetchall()
                 seen = set()
-                for _, document_id, unit_id in rows:
+                stored: dict[int, list[UUID]] = {}
+                for index, document_id, unit_id in rows:
                     if document_id not in seen:
                         seen.add(document_id)
                         document_ids.append(document_id)
                     if unit_id is not None:
                         unit_ids.append(unit_id)
+                        stored.setdefault(index, []).append(unit_id)
+                for index, item in enumerate(group):  # rows list each item's units in order
+                    unit_of.update(zip(map(id, item["kept"]), stored.get(index, []), strict=True))
                 if progress is not None:
                     progress(len(group))
-        return RetainResult(bank_id, document_ids, unit_ids)
+        merged = [MergedFact(m.item or 0, m.repeat.text, unit_of[id(m.kept)], m.reason, m.similarity)
+                  for m in dedupe.merges]  # fmt: skip
+        return RetainResult(bank_id, document_ids, unit_ids, merged)
 
     def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any]) -> dict[str, Any]:
         if isinstance(item, Mapping):
@@ -363,16 +421,19 @@ class Client:
         }
 
     def _extract_units(
-        self, bank_id: str, group: list[dict[str, Any]], extractor: Extractor, dedupe: Deduplicator
+        self, bank_id: str, group: list[dict[str, Any]], extractor: Extractor, dedupe: Deduplicator, first_item: int
     ) -> None:
-        """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings."""
+        """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings (the group's
+        items are the call's ``first_item`` onwards)."""
 
         def embed(texts: list[str]) -> Any:
             return self.embedder.embed(texts, kind="passage")
 
         stored = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
         with _model_errors():
-            units.fill_units(group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored)
+            units.fill_units(
+                group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored, first_item=first_item
+            )
 
     def _chunk_hashes(self, bank_id: str, document_ids: list[str | None]) -> dict[str, Counter[str]]:
         """SHA-256 of the chunks each existing document has, counted (a text may repeat)."""
@@ -388,6 +449,7 @@ class Client:
             known.setdefault(document_id, Counter())[digest] += 1
         return known
 
+    @_retried
     def delete_document(self, bank_id: str, document_id: str) -> bool:
         """Delete a document: its chunks, memory units, their links and entity references, and entities
         nothing mentions any more. Returns False when the bank has no such document.
@@ -398,6 +460,7 @@ class Client:
             row = self.conn.execute("SELECT hindsight.delete_document(%s, %s)", (bank_id, document_id)).fetchone()
         return bool(row and row[0])
 
+    @_retried
     def consolidate(self, bank_id: str, *, use_llm: bool = True) -> list[tuple[UUID, str, int | None]]:
         """Consolidate the facts no consolidation has seen yet into observations (``hindsight.consolidate``,
         offline and deterministic; docs/observations.md). When the bank has a language model

@@ -75,13 +75,16 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         ] = None,
     ) -> dict[str, Any]:
         """Remember content in a bank: its facts, with their dates and the people, places and projects they
-        name. Returns the document id and how many facts (memory units) were stored."""
+        name. Returns the document id, how many facts (memory units) were stored, and the repeated facts that
+        were stored as one of them ("merged": text, the unit it went into, why)."""
         with serialised():
             result = client().retain(
                 bank_id, content, timestamp=timestamp, context=context, tags=tags or (), entities=entities or (),
                 document_id=document_id, speaker=speaker, create_bank=True,
             )  # fmt: skip
-        return {"bank_id": bank_id, "document_id": result.document_ids[0], "units": len(result.unit_ids)}
+        merged = [{"text": m.text, "into": str(m.unit_id), "reason": m.reason} for m in result.merged]
+        return {"bank_id": bank_id, "document_id": result.document_ids[0], "units": len(result.unit_ids),
+                "merged": merged}  # fmt: skip
 
     @server.tool()
     def recall(

@@ -58,12 +58,30 @@ class Entity:
 
 
 @dataclass(frozen=True)
+class MergedFact:
+    """A fact a retain call stored as another of its facts rather than as a unit of its own: the fact
+    ``text`` of item ``item_index`` (0-based, in the call's items) was a repeat of the kept memory unit
+    ``unit_id``, by ``reason`` ``same text`` (equal normalised text) or ``similar embedding`` (cosine
+    ``similarity`` >= the bank's ``dedupe_similarity``), about the same day and with the same numbers,
+    dates, negation and entities (docs/retain.md)."""
+
+    item_index: int
+    text: str
+    unit_id: UUID
+    reason: str
+    similarity: float | None = None
+
+
+@dataclass(frozen=True)
 class RetainResult:
-    """What one retain call stored: the document ids (one per item) and the new memory unit ids."""
+    """What one retain call stored: the document ids (one per item), the new memory unit ids, and the
+    facts merged into one of those units as repeats (``merged``; every extracted fact is either a unit
+    of ``unit_ids`` or there)."""
 
     bank_id: str
     document_ids: list[str]
     unit_ids: list[UUID]
+    merged: list[MergedFact] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ from ._client import Client, connect
 from ._errors import HindsightError, InvalidInputError, ProviderError
 from ._inputs import load_locomo, read_items
 from ._server import EmbeddedServer
-from ._types import MemoryItem, MentalModel, RecallResponse
+from ._types import MemoryItem, MentalModel, RecallResponse, RetainResult
 
 app = typer.Typer(
     help="hindsight_pg: agent memory inside PostgreSQL. Retain what an agent hears; recall what matters.",
@@ -83,11 +83,15 @@ def _progress() -> Progress:
 
 def _retain_with_progress(
     client: Client, bank: str, items: Sequence[MemoryItem], label: str, *, create_bank: bool = False
-) -> int:
+) -> RetainResult:
     with _progress() as bar:
         task = bar.add_task(label, total=len(items))
-        result = client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n), create_bank=create_bank)
-    return len(result.unit_ids)
+        return client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n), create_bank=create_bank)
+
+
+def _merged(result: RetainResult) -> str:
+    """The summary's account of the facts stored as another unit (docs/retain.md): none is lost unsaid."""
+    return f"{len(result.merged)} repeated fact(s) merged into kept units"
 
 
 @app.command()
@@ -140,8 +144,9 @@ def retain(
         for item in items
     ]
     with _client(dsn) as client:
-        count = _retain_with_progress(client, bank, items, f"retain {bank}", create_bank=True)
-    out.print(f"retained {len(items)} item(s) as {count} memory unit(s) in bank {bank!r}")
+        result = _retain_with_progress(client, bank, items, f"retain {bank}", create_bank=True)
+    out.print(f"retained {len(items)} item(s) as {len(result.unit_ids)} memory unit(s) in bank {bank!r}; "
+              f"{_merged(result)}")  # fmt: skip
 
 
 @app.command()
@@ -493,9 +498,10 @@ def import_locomo(
             bank_id = bank or conv.sample_id
             client.delete_bank(bank_id)
             client.create_bank(bank_id, name=f"LoCoMo {conv.sample_id}: {' and '.join(conv.speakers)}")
-            count = _retain_with_progress(client, bank_id, conv.items, f"import {conv.sample_id}")
+            result = _retain_with_progress(client, bank_id, conv.items, f"import {conv.sample_id}")
             skipped = f", {conv.skipped_turns} empty turn(s) skipped" if conv.skipped_turns else ""
-            out.print(f"bank {bank_id!r}: {len(conv.items)} turns retained as {count} memory units{skipped}")
+            out.print(f"bank {bank_id!r}: {len(conv.items)} turns retained as {len(result.unit_ids)} memory units"
+                      f"{skipped}; {_merged(result)}")  # fmt: skip
 
 
 @app.command()
@@ -559,7 +565,7 @@ def demo(
     with _client(dsn) as client:
         client.delete_bank("demo")
         client.create_bank("demo", name="hindsight_pg demo")
-        count = _retain_with_progress(client, "demo", items, "retain demo")
+        count = len(_retain_with_progress(client, "demo", items, "retain demo").unit_ids)
         # ask as of the end of the conversation, so recency does not depend on today's date
         (asked_at,) = client.conn.execute("SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'")
         out.print(f"retained {count} memory units from {file}; asking as of {asked_at[0]:%Y-%m-%d}\n")

@@ -10,6 +10,6 @@ unit-tested with plain pytest.
 
 from . import chunking, packing, spreading, temporal, text, tokens
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 __all__ = ["__version__", "chunking", "packing", "spreading", "temporal", "text", "tokens"]

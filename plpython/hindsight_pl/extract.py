@@ -19,6 +19,7 @@ docs/retain.md describes them.
 from __future__ import annotations
 
 import re
+import threading
 import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -210,11 +211,18 @@ def split_sentences(passage: str) -> list[str]:
     return [s.strip() for s in _segmenter().segment(passage) if s.strip()]
 
 
-@lru_cache(maxsize=1)
-def _segmenter():  # type: ignore[no-untyped-def]
-    import pysbd  # about 0.1 s to import
+_PER_THREAD = threading.local()
 
-    return pysbd.Segmenter(language="en", clean=False)
+
+def _segmenter():  # type: ignore[no-untyped-def]
+    """This thread's pysbd segmenter: a Segmenter keeps the text it is splitting on itself, so two
+    threads sharing one get each other's sentences (or none: facts silently lost)."""
+    segmenter = getattr(_PER_THREAD, "segmenter", None)
+    if segmenter is None:
+        import pysbd  # about 0.1 s to import
+
+        segmenter = _PER_THREAD.segmenter = pysbd.Segmenter(language="en", clean=False)
+    return segmenter
 
 
 def group_sentences(sentences: Sequence[str], whole: bool = False) -> list[str]:
@@ -283,6 +291,8 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
                 and (_base_verb(first) or first.endswith(_ADJECTIVE_ENDINGS))
             ):
                 name = " ".join(words[1:])
+                if name.isdigit():  # "Call 911": a number alone is no name
+                    continue
         found.append(name)
     quoted: list[str] = []
     for match in _QUOTED.finditer(passage):
@@ -330,18 +340,68 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:
                 break
         words = [t[0] for t in tokens[start:j]]
         initial = start == 0 and not _POSSESSIVE.search(words[-1])  # "Tom's ..." names its owner
+        first = start
         while words and _plain(words[0]) in _NOT_NAMES:
             words.pop(0)
             initial = False if words else initial
             start += 1
+        whole = bool(words)
         while words and (_plain(words[-1]) in _NOT_NAMES or words[-1].lower() in _CONNECT):
             words.pop()
+            whole = False
         if words:
+            # names keep their numbers: "Room 101", "iPhone 15", "Python 3.12", "the 2024 Tax Return"
+            number = _number_after(sentence, tokens, j, words[-1]) if whole else None
+            if number is not None and not _POSSESSIVE.search(words[-1]):
+                words.append(number[0])
+                j = number[1]
+            if start == first and _number_before(sentence, tokens, start):
+                words.insert(0, tokens[start - 1][0])
+                start -= 1
             name = _POSSESSIVE.sub("", " ".join(words))
             if len(name) > 1 and not name.isdigit():
                 spans.append((name, initial and start == 0))
         i = j
     return spans
+
+
+# Nouns that a number names things by ("Room 101", "Flight 202", "Gate 4"), whatever follows it.
+_NUMBERED = frozenset(
+    "room flight gate platform terminal building floor suite apartment apt unit ticket issue bug case order invoice"
+    " version release model series route bus train line highway interstate chapter section table figure page level"
+    " season episode phase sprint grade class lot bay dock pier track hall ward bed seat row zone block sector lab"
+    " wing locker box exit".split()
+)
+_DETERMINERS = frozenset("the my our your his her their its this that a an these those".split())
+
+
+def _number_after(sentence: str, tokens: list[tuple[str, int]], j: int, last: str) -> tuple[str, int] | None:
+    """The number that ends a name whose last word is ``last`` and whose next token is ``tokens[j]``: its
+    text ("101", "3.12", "15") and the index of the token after it; None when ``tokens[j]`` is not a
+    number of the name. A number after a noun of numbering ("Room", "Flight") belongs to the name;
+    after another name only when no lower-case word follows it ("iPhone 15.", but "paid Ana 50 dollars")."""
+    if j >= len(tokens) or not tokens[j][0][:1].isdigit() or _punctuation_between(sentence, tokens[j - 1], tokens[j]):
+        return None
+    end = j + 1
+    while end < len(tokens) and tokens[end][0][:1].isdigit() and _gap(sentence, tokens[end - 1], tokens[end]) in ".-":
+        end += 1  # "3.12", "12-B"
+    number = sentence[tokens[j][1] : tokens[end - 1][1] + len(tokens[end - 1][0])]
+    if last.lower() in _NUMBERED or end == len(tokens) or _punctuation_between(sentence, tokens[end - 1], tokens[end]):
+        return number, end
+    following = tokens[end][0]
+    if _capitalised(following) or _plain(following) in _NOT_NAMES or following.lower() in _CONNECT:
+        return number, end
+    return None
+
+
+def _number_before(sentence: str, tokens: list[tuple[str, int]], start: int) -> bool:
+    """Whether a number opens the name at ``tokens[start]``: a year or count right before it, at the start of
+    the sentence or after a determiner ("the 2024 Tax Return", not "In 2024 Ana moved")."""
+    if start == 0 or not tokens[start - 1][0].isdigit():
+        return False
+    if _punctuation_between(sentence, tokens[start - 1], tokens[start]):
+        return False
+    return start == 1 or tokens[start - 2][0].lower() in _DETERMINERS
 
 
 def _plain(word: str) -> str:
@@ -351,12 +411,18 @@ def _plain(word: str) -> str:
 
 
 def _capitalised(word: str) -> bool:
+    """A capitalised word, or one with a capital inside ("iPhone", "eBay"), that is not "I"."""
+    if word[:1].islower() and any(c.isupper() for c in word[1:]) and "'" not in word and "’" not in word:
+        return True
     return word[:1].isupper() and word.lower().replace("’", "'") not in {"i", "i'm", "i'll", "i've", "i'd"}
 
 
+def _gap(sentence: str, left: tuple[str, int], right: tuple[str, int]) -> str:
+    return sentence[left[1] + len(left[0]) : right[1]]
+
+
 def _punctuation_between(sentence: str, left: tuple[str, int], right: tuple[str, int]) -> bool:
-    gap = sentence[left[1] + len(left[0]) : right[1]]
-    return bool(gap.strip())
+    return bool(_gap(sentence, left, right).strip())
 
 
 class OfflineExtractor:

@@ -10,7 +10,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .dedupe import Deduplicator
+from .dedupe import Deduplicator, Merge
 from .extract import Extractor, OfflineExtractor, VerbatimExtractor
 from .llm import LLMClient, LLMExtractor
 
@@ -62,12 +62,19 @@ def fill_units(
     embed: Callable[[list[str]], Any],
     dedupe: Deduplicator,
     stored: Mapping[str, Counter[str]],
-) -> None:
+    first_item: int = 0,
+) -> list[Merge]:
     """Set ``item["payload"]["units"]`` for each item (keys ``payload`` with ``chunks``, ``document_id``
     and ``update_mode``; ``timestamp`` aware; ``entities``; ``speaker``): the extractor's facts of the
     fresh chunks, deduplicated (per day) by text and then by embedding (``embed(texts)`` -> one vector per text,
-    one call for all items), in the unit shape of ``hindsight.retain``."""
-    for item in items:
+    one call for all items), in the unit shape of ``hindsight.retain``; and ``item["kept"]``, the facts of
+    those units in order. ``items`` are the call's items ``first_item`` onwards (``dedupe`` spans the call).
+
+    A unit's ``merged`` lists the facts of these items merged into it (``item_index`` counted from
+    ``items[0]``, ``text``, ``reason``, ``similarity``). Returns the merges of these items' facts, into
+    units of these items or of earlier ones."""
+    before = len(dedupe.merges)
+    for n, item in enumerate(items):
         payload = item["payload"]
         chunks: list[str] = payload["chunks"]
         fresh = fresh_chunks(chunks, stored.get(payload["document_id"] or "", Counter()), payload["update_mode"])
@@ -77,12 +84,23 @@ def fill_units(
         )  # fmt: skip
         for fact in facts:
             fact.chunk_index = fresh[fact.chunk_index]
-        item["facts"] = dedupe.by_text(facts, item["timestamp"])
+        item["facts"] = dedupe.by_text(facts, item["timestamp"], item=first_item + n)
     units = [fact for item in items for fact in item["facts"]]
     vectors: Any = embed([f.text for f in units]) if units else []
     embedding = dict(zip(map(id, units), vectors, strict=True))
+    for n, item in enumerate(items):
+        item["kept"] = dedupe.by_embedding(
+            item["facts"], [embedding[id(f)] for f in item["facts"]], item["timestamp"], item=first_item + n
+        )
+    merges = dedupe.merges[before:]
+    merged: dict[int, list[dict[str, Any]]] = {}
+    for merge in merges:
+        merged.setdefault(id(merge.kept), []).append({
+            "item_index": None if merge.item is None else merge.item - first_item, "text": merge.repeat.text,
+            "reason": merge.reason, "similarity": merge.similarity,
+        })  # fmt: skip
     for item in items:
-        kept = dedupe.by_embedding(item["facts"], [embedding[id(f)] for f in item["facts"]], item["timestamp"])
+        kept = item["kept"]
         position = {id(fact): n for n, fact in enumerate(kept)}
         index_of = {n: id(fact) for n, fact in enumerate(item["facts"])}
         item["payload"]["units"] = [
@@ -96,6 +114,8 @@ def fill_units(
                 "caused_by": [position[index_of[c]] for c in fact.caused_by
                               if c in index_of and index_of[c] in position],
                 "embedding": [float(x) for x in embedding[id(fact)]],
+                **({"merged": merged[id(fact)]} if id(fact) in merged else {}),
             }
             for fact in kept
         ]  # fmt: skip
+    return merges

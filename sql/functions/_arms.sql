@@ -14,37 +14,64 @@ LANGUAGE plpgsql
 SET search_path FROM CURRENT
 SET hnsw.ef_search = 40
 SET hnsw.iterative_scan = off
+SET enable_seqscan = on
+SET enable_bitmapscan = on
+SET enable_sort = on
 AS $$
 DECLARE
     hits hindsight._arm_hit[];
 BEGIN
-    -- EXECUTE ... USING plans the statement once with these values, so the bank
-    -- id is a constant and the planner can prove that a bank's partial HNSW index
-    -- applies; a small bank without one is scanned exactly. ef_search and the
-    -- iterative scan hold for this call only: the function's SET clauses for the
-    -- same two settings restore the caller's values when it returns.
-    PERFORM set_config('hnsw.ef_search', least(recall_budget, 1000)::text, true);
-    PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
-    EXECUTE $sql$
-        SELECT coalesce(array_agg(ROW('semantic', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-        FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
-              FROM (SELECT u.id, 1 - (u.embedding <=> $2) AS score
-                    FROM hindsight.memory_units u
-                    WHERE u.bank_id = $1
-                      AND ($3::text[] IS NULL OR u.fact_type = ANY ($3))
-                      AND hindsight._tags_match(u.tags, $4, $5)
-                    ORDER BY u.embedding <=> $2
-                    LIMIT $6) n) s
-    $sql$
+    -- Through the shared HNSW index for a bank that is large and a large share of
+    -- the table (hindsight._semantic_path), with an iterative scan so the bank
+    -- filter still fills the LIMIT; scans and sorts off so the planner takes the
+    -- index. Should the scan stop short (hnsw.max_scan_tuples, or filters on
+    -- types and tags), the exact path answers instead. Every setting holds for
+    -- this call only: the function's SET clauses restore the caller's values.
+    IF hindsight._semantic_path(bank_id) = 'hnsw' THEN
+        PERFORM set_config('hnsw.ef_search', least(recall_budget, 1000)::text, true);
+        PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
+        PERFORM set_config('enable_seqscan', 'off', true);
+        PERFORM set_config('enable_bitmapscan', 'off', true);
+        PERFORM set_config('enable_sort', 'off', true);
+        EXECUTE $sql$
+            SELECT coalesce(array_agg(ROW('semantic', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+            FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
+                  FROM (SELECT u.id, 1 - (u.embedding <=> $2) AS score
+                        FROM hindsight.memory_units u
+                        WHERE u.bank_id = $1
+                          AND ($3::text[] IS NULL OR u.fact_type = ANY ($3))
+                          AND hindsight._tags_match(u.tags, $4, $5)
+                        ORDER BY u.embedding <=> $2
+                        LIMIT $6) n) s
+        $sql$
+        INTO hits
+        USING bank_id, query_embedding, types, tags, tags_match, recall_budget;
+        IF cardinality(hits) >= recall_budget THEN
+            RETURN hits;
+        END IF;
+        PERFORM set_config('enable_seqscan', 'on', true);
+        PERFORM set_config('enable_bitmapscan', 'on', true);
+        PERFORM set_config('enable_sort', 'on', true);
+    END IF;
+    -- Exact: the distance plus zero is not an index ordering, so the bank's units
+    -- come through its primary key prefix and a top-N sort ranks them.
+    SELECT coalesce(array_agg(ROW('semantic', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
     INTO hits
-    USING bank_id, query_embedding, types, tags, tags_match, recall_budget;
+    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
+          FROM (SELECT u.id, 1 - (u.embedding <=> query_embedding) AS score
+                FROM hindsight.memory_units u
+                WHERE u.bank_id = _semantic_arm.bank_id
+                  AND (types IS NULL OR u.fact_type = ANY (types))
+                  AND hindsight._tags_match(u.tags, _semantic_arm.tags, tags_match)
+                ORDER BY (u.embedding <=> query_embedding) + 0, u.id
+                LIMIT recall_budget) n) s;
     RETURN hits;
 END
 $$;
 COMMENT ON FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, int) IS
     'Semantic arm: the recall_budget units nearest to the query embedding by cosine distance (score = cosine '
-    'similarity), through the bank''s partial HNSW index (ef_search = min(recall_budget, 1000), iterative scan) '
-    'or an exact scan for a small bank.';
+    'similarity): through the shared HNSW index (ef_search = min(recall_budget, 1000), strict-order iterative scan) '
+    'for a bank whose hindsight._semantic_path is hnsw, else, or when that scan returns fewer rows, exactly.';
 
 CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
     bank_id text,

@@ -229,6 +229,22 @@ COMMENT ON FUNCTION hindsight._check_config(jsonb) IS
     'superusers only: 42501) and returns it; raises 22023 naming the bad key. Trigger banks_config_checked runs '
     'it on every insert and config update.';
 
+CREATE OR REPLACE FUNCTION hindsight._lock_bank(bank_id text)
+RETURNS void
+LANGUAGE sql
+AS $$
+    -- One writer per bank at a time: every function that writes a bank's memory
+    -- (retain, delete_document, consolidate, delete_bank) takes this lock first,
+    -- so their upserts of shared rows (entities, co-occurrences, BM25 terms, bank
+    -- counts, links) never interleave and cannot deadlock. Readers never take it;
+    -- writers of other banks take other keys (a 64-bit hash of the bank id: two
+    -- banks that collide only take turns).
+    SELECT pg_catalog.pg_advisory_xact_lock(pg_catalog.hashtextextended('hindsight_pg bank ' || bank_id, 0))
+$$;
+COMMENT ON FUNCTION hindsight._lock_bank(text) IS
+    'Takes the bank''s write lock (a transaction-level advisory lock on a 64-bit hash of the bank id), held to the '
+    'end of the transaction. Writers of one bank take turns; docs/reliability.md.';
+
 CREATE OR REPLACE FUNCTION hindsight.create_bank(
     bank_id text,
     name text DEFAULT NULL,
@@ -294,19 +310,14 @@ RETURNS bool
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
-DECLARE
-    deleted bool;
 BEGIN
+    PERFORM hindsight._lock_bank(bank_id);
     DELETE FROM hindsight.banks b WHERE b.bank_id = delete_bank.bank_id;  -- admins only (row-level security)
-    deleted := FOUND;
-    IF deleted THEN
-        PERFORM hindsight._drop_bank_index(bank_id);
-    END IF;
-    RETURN deleted;
+    RETURN FOUND;
 END
 $$;
 COMMENT ON FUNCTION hindsight.delete_bank(text) IS
-    'Deletes a bank with all its documents, chunks, memory units, entities and links, and its HNSW index. '
+    'Deletes a bank with all its documents, chunks, memory units, entities and links. '
     'Returns false when there was no such bank.';
 
 CREATE OR REPLACE FUNCTION hindsight.bank_config(bank_id text)

@@ -74,6 +74,24 @@ COMMENT ON FUNCTION hindsight._refresh_observation(text, uuid) IS
     'embedding = l2_normalize(mean), dates = the span of the facts'' dates, mentioned_at = the latest, tags and '
     'entities = the union, proof_count = the number of facts; deletes it when no fact is left.';
 
+CREATE OR REPLACE FUNCTION hindsight._facts_compatible(
+    a text,
+    a_entities text[],
+    b text,
+    b_entities text[]
+)
+RETURNS bool
+LANGUAGE plpython3u STABLE PARALLEL SAFE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl.signature import compatible
+return compatible(a or "", a_entities or [], b or "", b_entities or [])
+$$;
+COMMENT ON FUNCTION hindsight._facts_compatible(text, text[], text, text[]) IS
+    'Whether two memories (text and entity names) may be merged at all: their numbers (digits, number words, '
+    'amounts, versions, ids), date words, negations and entities are equal (hindsight_pl.signature, the guard '
+    'of retain''s deduplication, without the occurred dates). Case and punctuation are ignored.';
+
 CREATE OR REPLACE FUNCTION hindsight._group_observations(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpgsql
@@ -100,8 +118,8 @@ DECLARE
     drop_id uuid;
     new_id uuid;
 BEGIN
-    -- one consolidation of a bank at a time
-    PERFORM pg_advisory_xact_lock(hashtextextended('hindsight.consolidate ' || _group_observations.bank_id, 0));
+    -- one writer of a bank at a time (retain, delete_document and consolidate alike)
+    PERFORM hindsight._lock_bank(_group_observations.bank_id);
     SELECT coalesce(array_agg(u.id ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.created_at, u.id), '{}')
     INTO fresh
     FROM hindsight.memory_units u
@@ -170,13 +188,23 @@ BEGIN
     UPDATE hindsight.memory_units u SET consolidated_at = now()
     WHERE u.bank_id = _group_observations.bank_id AND u.id = ANY (fresh || placed) AND u.consolidated_at IS NULL;
 
-    -- 3. observations that came out nearly the same merge into the older one
+    -- 3. observations that came out nearly the same merge into the older one, unless what tells
+    --    facts apart differs (numbers, date words, negation, entities: "Mara planted 2 tulips" and
+    --    "Mara planted 3 tulips" are within 0.97 and stay two)
     FOR obs IN SELECT o.id, o.embedding FROM hindsight.memory_units o
                WHERE o.bank_id = _group_observations.bank_id AND o.id = ANY (created || updated) ORDER BY o.created_at, o.id LOOP
         CONTINUE WHEN obs.id = ANY (merged);
-        SELECT o.id INTO twin FROM hindsight.memory_units o
+        SELECT o.id INTO twin FROM hindsight.memory_units o, hindsight.memory_units me
         WHERE o.bank_id = _group_observations.bank_id AND o.fact_type = 'observation' AND o.id <> obs.id
           AND NOT o.id = ANY (merged) AND (o.embedding <=> obs.embedding) <= 1 - merge_at
+          AND me.bank_id = o.bank_id AND me.id = obs.id
+          AND hindsight._facts_compatible(
+                  o.text, ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
+                                JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
+                                WHERE ue.bank_id = o.bank_id AND ue.unit_id = o.id),
+                  me.text, ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
+                                 JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
+                                 WHERE ue.bank_id = me.bank_id AND ue.unit_id = me.id))
         ORDER BY o.embedding <=> obs.embedding, o.id LIMIT 1;
         CONTINUE WHEN twin IS NULL;
         SELECT CASE WHEN a.created_at <= b.created_at THEN a.id ELSE b.id END,
@@ -213,8 +241,9 @@ its semantic neighbours (retain's links) that share an entity with it, are in no
 >= observation_similarity form a new observation when they are at least two. An observation's text is its medoid
 fact, its embedding the normalised mean, its dates the facts' span, proof_count the number of facts
 (hindsight.observation_sources lists them). Observations within observation_merge_similarity (0.97) of each other
-merge into the older. Running it again without new facts changes nothing. Returns (observation_id, action
-created | updated | merged, proof_count). HS404 unknown bank. docs/observations.md.$$;
+merge into the older, unless their numbers, date words, negations or entities differ (hindsight._facts_compatible).
+Running it again without new facts changes nothing. Returns (observation_id, action created | updated | merged,
+proof_count). HS404 unknown bank. docs/observations.md.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._observation_facts(bank_id text, observation_id uuid)
 RETURNS TABLE (unit_id uuid, text text)
@@ -337,7 +366,8 @@ similarity is >= observation_similarity (0.85); otherwise it and its semantic ne
 share an entity with it, are in no observation, and are pairwise >= observation_similarity form a new observation
 when they are at least two. An observation's text is its medoid fact, its embedding the normalised mean, its dates
 the facts' span, proof_count the number of facts (hindsight.observation_sources lists them). Observations within
-observation_merge_similarity (0.97) of each other merge into the older. Then, when the bank has a language model
+observation_merge_similarity (0.97) of each other merge into the older, unless their numbers, date words, negations
+or entities differ. Then, when the bank has a language model
 (llm_base_url, llm_model) and use_llm, the model writes each created or updated observation's text from its facts
 and may find facts that contradict it: those leave its proof (metadata history records them; an observation left
 with no fact is removed). Running it again without new facts changes nothing. Returns

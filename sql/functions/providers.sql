@@ -190,7 +190,7 @@ CREATE OR REPLACE FUNCTION hindsight._retain_text(
     speaker text DEFAULT NULL,
     update_mode text DEFAULT 'replace'
 )
-RETURNS TABLE (document_id text, unit_id uuid)
+RETURNS TABLE (document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpython3u
 AS $$
 import json
@@ -238,9 +238,9 @@ except providers.ProviderError as exc:
                "'embedding') (docs/providers.md).")
 except LLMError as exc:
     plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
-rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id FROM hindsight.retain($1, $2::jsonb)", ["text", "text"]),
-                    [bank_id, json.dumps([item["payload"]])])
-return [(r["document_id"], r["unit_id"]) for r in rows]
+rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id, merged FROM hindsight.retain($1, $2::jsonb)",
+                                 ["text", "text"]), [bank_id, json.dumps([item["payload"]])])
+return [(r["document_id"], r["unit_id"], r["merged"]) for r in rows]
 $$;
 COMMENT ON FUNCTION hindsight._retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
     'The PL/Python body of hindsight.retain_text (which see).';
@@ -279,7 +279,8 @@ with the bank's extractor (offline, verbatim, or llm: the bank's language model,
 docs/retain.md), embeds them with the bank's embedding provider
 (hindsight.embed) and stores them with hindsight.retain, all inside the database and in one transaction.
 mentioned_at (when the text was said or written; relative dates in it count from there) defaults to now(); entities and speaker are the caller's names; update_mode replace | append for an existing
-document_id (unchanged chunks keep their memories). Returns (document_id, unit_id) per new memory unit (unit_id
-NULL when the text gave none). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 42501 a
+document_id (unchanged chunks keep their memories). Returns (document_id, unit_id, merged) per new memory unit
+(unit_id NULL when the text gave none; merged: the repeated facts of the text stored as that unit, [{item_index,
+text, reason: same text | similar embedding, similarity}], [] when none: docs/retain.md). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 42501 a
 language model endpoint the role may not call (setting llm_endpoints, docs/reflect.md), HS503 the language model
 failed, HS502 the embedding provider failed; nothing is stored then.$$;

@@ -217,8 +217,8 @@ BEGIN
                 'semantic', jsonb_build_object(
                     'ran', query_embedding IS NOT NULL AND 'semantic' = ANY (run_arms),
                     'index', CASE WHEN query_embedding IS NULL THEN NULL
-                                  ELSE coalesce(to_regclass(format('hindsight.%I',
-                                       hindsight._bank_index_name(bank_id)))::text, 'exact scan') END,
+                                  WHEN hindsight._semantic_path(bank_id) = 'hnsw'
+                                  THEN 'hindsight.memory_units_embedding_idx' ELSE 'exact scan' END,
                     'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
                     'hits', hindsight._trace_hits(semantic_hits)),
                 'bm25', jsonb_build_object(

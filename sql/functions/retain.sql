@@ -143,17 +143,17 @@ RETURNS void
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 SET hnsw.ef_search = 40
+SET hnsw.iterative_scan = strict_order
 SET enable_seqscan = off
 SET enable_bitmapscan = off
 SET enable_sort = off
 AS $$
 BEGIN
-    -- Semantic links of a bank with its partial HNSW index: one index search per
-    -- new unit. The bank id is a constant of the plan (EXECUTE ... USING), so the
-    -- index applies; scans and sorts are off because below a few thousand units
-    -- the planner would rather scan the bank and sort it once per new unit. These
-    -- settings, and ef_search (top_k + 10: the unit itself, ties), last for this
-    -- call only.
+    -- Semantic links of a bank searched through the shared HNSW index
+    -- (hindsight._semantic_path): one index search per new unit, an iterative
+    -- scan keeping the bank's units. Scans and sorts are off because the planner
+    -- would rather scan the bank and sort it once per new unit. These settings,
+    -- and ef_search (top_k + 10: the unit itself, ties), last for this call only.
     PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);
     EXECUTE $sql$
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
@@ -173,8 +173,9 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
-    'Semantic links of new units (unit_ids) of a bank that has its partial HNSW index: per unit its top_k nearest '
-    'units by cosine through the index, kept at similarity >= min_similarity, weight = the similarity.';
+    'Semantic links of new units (unit_ids) of a bank searched through the shared HNSW index: per unit its top_k '
+    'nearest units of the bank by cosine (iterative scan), kept at similarity >= min_similarity, weight = the '
+    'similarity.';
 
 CREATE OR REPLACE FUNCTION hindsight._link_units(
     bank_id text,
@@ -229,7 +230,7 @@ BEGIN
     IF top_k = 0 THEN
         RETURN;
     END IF;
-    IF to_regclass(format('hindsight.%I', hindsight._bank_index_name(bank_id))) IS NOT NULL THEN
+    IF hindsight._semantic_path(bank_id) = 'hnsw' THEN
         PERFORM hindsight._semantic_links_hnsw(bank_id, unit_ids, top_k,
                                                (cfg->>'semantic_link_min_similarity')::float8);
     ELSE
@@ -381,7 +382,7 @@ CREATE OR REPLACE FUNCTION hindsight.retain(
     bank_id text,
     items jsonb
 )
-RETURNS TABLE (item_index int, document_id text, unit_id uuid)
+RETURNS TABLE (item_index int, document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
 AS $$
@@ -468,6 +469,10 @@ BEGIN
                                    v->'caused_by', jsonb_array_length(x->'units') - 1)
                    WHEN vector_norm((v->>'embedding')::vector) = 0
                        THEN 'embedding is all zeros; cosine similarity is undefined for it'
+                   WHEN v ? 'merged' AND (jsonb_typeof(v->'merged') <> 'array' OR EXISTS (
+                        SELECT FROM jsonb_array_elements(v->'merged') r
+                        WHERE jsonb_typeof(r) <> 'object' OR jsonb_typeof(r->'text') IS DISTINCT FROM 'string'))
+                       THEN '"merged" must be an array of objects with a "text" string'
                END AS p
         FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
              jsonb_array_elements(coalesce(x->'units', '[]')) WITH ORDINALITY AS w(v, uo)
@@ -499,6 +504,9 @@ BEGIN
             RAISE EXCEPTION '%', problem USING ERRCODE = '22023', HINT = bad_hint;
         END IF;
     END IF;
+
+    -- From here on the bank is written: one writer per bank at a time.
+    PERFORM hindsight._lock_bank(retain.bank_id);
 
     -- Documents: new ones are inserted with their chunks; an existing one is
     -- updated (locked first, so two retains of one document take turns).
@@ -594,34 +602,25 @@ BEGIN
         PERFORM hindsight._delete_orphan_entities(retain.bank_id);
     END IF;
 
-    -- A bank that has grown past hnsw_min_units gets its HNSW index now. When the
-    -- calling statement itself reads memory_units (INSERT ... SELECT from another
-    -- bank), PostgreSQL cannot build an index under it: the next retain (or
-    -- hindsight.index_bank) does it, and search stays exact meanwhile.
-    BEGIN
-        PERFORM hindsight.index_bank(retain.bank_id);
-    EXCEPTION WHEN object_in_use THEN
-        RAISE NOTICE 'bank "%": HNSW index deferred (memory_units is in use by this statement)', retain.bank_id
-            USING HINT = 'Run SELECT hindsight.index_bank(bank_id) afterwards.';
-    END;
-
     RETURN QUERY
-    SELECT (t.o - 1)::int, doc_ids[t.o], new_ids[u.n]
+    SELECT (t.o - 1)::int, doc_ids[t.o], new_ids[u.n], coalesce(u.merged, '[]')
     FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
-    LEFT JOIN (SELECT t2.o, row_number() OVER (ORDER BY t2.o, w.uo) AS n
+    LEFT JOIN (SELECT t2.o, row_number() OVER (ORDER BY t2.o, w.uo) AS n, w.v->'merged' AS merged
                FROM jsonb_array_elements(items) WITH ORDINALITY AS t2(x, o),
                     jsonb_array_elements(coalesce(t2.x->'units', '[]')) WITH ORDINALITY AS w(v, uo)) u ON u.o = t.o
     ORDER BY t.o, u.n;
 END
 $$;
 COMMENT ON FUNCTION hindsight.retain(text, jsonb) IS
-$$Stores extracted items in one transaction and returns (item_index 0-based, document_id, unit_id) per new memory
-unit (unit_id NULL for an item that added none). items: JSON array of {"document_id"?: text (default: a new uuid),
-"update_mode"?: replace (default) | append, "content"?: original text, "context"?: text, "timestamp"?: ISO 8601
-(default now()), "tags"?: [text], "metadata"?: object, "chunks"?: [text], "units": [{"text": text,
-"embedding": [384 numbers, not all zero], "chunk_index"?: int into chunks, "fact_type"?: world|experience|observation
-(default world), "occurred_start"?, "occurred_end"?, "mentioned_at"? (default the item timestamp), "entities"?: [names],
-"caused_by"?: [indexes of the item's other units], "metadata"?: object}]}. An existing document_id is updated: a chunk
+$$Stores extracted items in one transaction and returns (item_index 0-based, document_id, unit_id, merged) per new
+memory unit (unit_id NULL for an item that added none; merged: the unit's "merged" as given, else []). items: JSON
+array of {"document_id"?: text (default: a new uuid), "update_mode"?: replace (default) | append, "content"?: original
+text, "context"?: text, "timestamp"?: ISO 8601 (default now()), "tags"?: [text], "metadata"?: object, "chunks"?:
+[text], "units": [{"text": text, "embedding": [384 numbers, not all zero], "chunk_index"?: int into chunks,
+"fact_type"?: world|experience|observation (default world), "occurred_start"?, "occurred_end"?, "mentioned_at"?
+(default the item timestamp), "entities"?: [names], "caused_by"?: [indexes of the item's other units], "metadata"?:
+object, "merged"?: [{"text": text, "item_index"?, "reason"?, "similarity"?}: the caller's repeats stored as this
+unit]}]}. An existing document_id is updated: a chunk
 given without units whose SHA-256 the document already has keeps its memories; replace drops the rest, append adds.
 Entities are resolved against the bank, and units linked (temporal, semantic, causal); see docs/retain.md. The
 hindsight_pg driver builds the items (chunking, fact extraction, embeddings). Raises HS404 for an unknown bank and
@@ -640,6 +639,7 @@ DECLARE
     deleted bool;
 BEGIN
     PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    PERFORM hindsight._lock_bank(bank_id);
     DELETE FROM hindsight.documents d
     WHERE d.bank_id = delete_document.bank_id AND d.document_id = delete_document.document_id;
     deleted := FOUND;

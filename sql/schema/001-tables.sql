@@ -163,9 +163,10 @@ COMMENT ON TYPE hindsight.recall_candidate IS
 
 -- A row of hindsight.retain_text: a PL/pgSQL function cannot return a column named like one
 -- of its arguments (document_id), so its rows have this type.
-CREATE TYPE hindsight.retained_unit AS (document_id text, unit_id uuid);
+CREATE TYPE hindsight.retained_unit AS (document_id text, unit_id uuid, merged jsonb);
 COMMENT ON TYPE hindsight.retained_unit IS
-    'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none).';
+    'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none), and '
+    'the repeated facts stored as that unit (merged: [{item_index, text, reason, similarity}], [] when none).';
 
 -- pg_dump keeps the rows of these tables (the extension owns their definitions).
 SELECT pg_catalog.pg_extension_config_dump('hindsight.banks', '');

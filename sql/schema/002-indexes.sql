@@ -1,9 +1,12 @@
--- Indexes. There is deliberately no HNSW index over all banks: a shared graph
--- starves a bank filter (0 of 10 rows for a small bank among 100 without an
--- iterative scan, 67-75 ms with one, at 100,000 units). Small banks are scanned
--- exactly through the primary key's bank_id prefix; a bank that grows past the
--- config value hnsw_min_units gets its own partial HNSW index
--- (hindsight.index_bank, called by retain).
+-- Indexes. One HNSW index serves every bank: a statement about one bank plans
+-- and locks the same handful of indexes however many banks exist (a partial
+-- index per bank made planning 58 ms and a one-bank transaction hold 1,513 locks
+-- at 1,500 banks), and no index is ever built while the system runs, so no bank
+-- waits for another's. A search through a shared graph pays for the other banks'
+-- units, so only banks that are large and a large share of the table use it;
+-- the others are scanned exactly (hindsight._semantic_path, docs/reliability.md).
+CREATE INDEX memory_units_embedding_idx
+    ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
 
 -- The times a unit is about: its occurred range (or either end alone) and the
 -- moment it was mentioned, as one multirange; the temporal arm asks which units'

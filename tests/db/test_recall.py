@@ -115,22 +115,30 @@ def test_recall_of_the_keyword_arm_alone_needs_no_embedding(db):
     assert rows[0]["semantic_rank"] is None and rows[0]["bm25_rank"] == 1
 
 
-@pytest.mark.parametrize("with_index", [False, True], ids=["exact-scan", "partial-hnsw"])
-def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, with_index):
+@pytest.mark.parametrize("share", ["small", "large"])
+def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, share):
+    # a bank below a tenth of the table is scanned exactly; above, through the shared HNSW index
     bank(db, "crowd")
-    fill(db, "crowd", 3000, seed=0.1)
+    fill(db, "crowd", 5000 if share == "small" else 600, seed=0.1)  # mine: 7 % or 40 % of the table
     bank(db, "mine", hnsw_min_units=300)
     fill(db, "mine", 400, seed=0.2)
-    index = db.execute("SELECT hindsight.index_bank('mine')").fetchone()[0] if with_index else None
-    assert (index is not None) == with_index
     db.execute("ANALYZE hindsight.memory_units")
+    path = db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0]
+    assert path == ("exact" if share == "small" else "hnsw")
     query = vec(d0=1, d7=0.5, d100=0.3)
     rows = recall(db, "mine", "zzzz", query, budget="low", max_tokens=100000)
     assert sum(r["semantic_rank"] is not None for r in rows) == 100  # recall budget low = 100
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('mine', 'zzzz', %s::vector, budget => 'low', trace => true)", (str(query),)
     ).fetchone()
-    assert doc["trace"]["arms"]["semantic"]["index"] == (index if with_index else "exact scan")
+    expected = "exact scan" if share == "small" else "hindsight.memory_units_embedding_idx"
+    assert doc["trace"]["arms"]["semantic"]["index"] == expected
+    # the same 100 nearest units as an exact scan, whichever path
+    exact = [r[0] for r in db.execute(
+        "SELECT id FROM hindsight.memory_units WHERE bank_id = 'mine' ORDER BY (embedding <=> %s::vector) + 0 LIMIT 100",
+        (str(query),)).fetchall()]  # fmt: skip
+    found = {r["id"] for r in rows if r["semantic_rank"] is not None}
+    assert len(found & set(exact)) >= (100 if share == "small" else 95)
 
 
 def explain_semantic_arm(db, bank_id: str, **args) -> str:
@@ -146,35 +154,33 @@ def explain_semantic_arm(db, bank_id: str, **args) -> str:
     return plan
 
 
-def test_a_large_bank_is_searched_through_its_partial_hnsw_index(db):
+def test_a_large_bank_is_searched_through_the_shared_hnsw_index(db):
     bank(db, "crowd")
     fill(db, "crowd", 2000, seed=0.3)
     bank(db, "big", hnsw_min_units=1000)
     fill(db, "big", 1500, seed=0.4, fact_type="experience")
     fill(db, "big", 1500, seed=0.5, fact_type="world")
-    index = db.execute("SELECT hindsight.index_bank('big')").fetchone()[0]
     db.execute("ANALYZE hindsight.memory_units")
-    assert f"Index Scan using {index} on memory_units" in explain_semantic_arm(db, "big")
-    # a type filter still fills the limit (the planner may scan the type's rows exactly,
-    # or walk the HNSW graph with the iterative scan)
+    assert "Index Scan using memory_units_embedding_idx on memory_units" in explain_semantic_arm(db, "big")
+    # a type filter still fills the limit (the iterative scan goes on, or the exact path answers)
     rows = recall(db, "big", "zzzz", vec(d0=1), budget="low", types=["experience"], max_tokens=100000)
     assert len(rows) == 100 and {r["fact_type"] for r in rows} == {"experience"}
     # the small bank is scanned exactly
     bank(db, "small")
     fill(db, "small", 50, seed=0.6)
-    assert "hnsw" not in explain_semantic_arm(db, "small")
+    assert "memory_units_embedding_idx" not in explain_semantic_arm(db, "small")
 
 
-def test_retain_creates_the_index_when_a_bank_grows_past_hnsw_min_units(db):
+def test_no_index_is_built_as_banks_grow_and_deleting_a_bank_leaves_the_one_index(db):
     bank(db, "b", hnsw_min_units=3)
     put(db, "b", [("One.", vec(d0=1)), ("Two.", vec(d1=1))])
-    assert db.execute("SELECT hindsight.index_bank('b')").fetchone()[0] is None
+    assert db.execute("SELECT hindsight._semantic_path('b')").fetchone()[0] == "exact"
     put(db, "b", [("Three.", vec(d2=1))])
-    (name,) = db.execute("SELECT hindsight._bank_index_name('b')").fetchone()
-    (indexdef,) = db.execute("SELECT indexdef FROM pg_indexes WHERE indexname = %s", (name,)).fetchone()
-    assert "USING hnsw (embedding vector_cosine_ops) WHERE (bank_id = 'b'::text)" in indexdef
+    assert db.execute("SELECT hindsight._semantic_path('b')").fetchone()[0] == "hnsw"
+    indexes = "SELECT indexname FROM pg_indexes WHERE tablename = 'memory_units' AND indexdef LIKE '%USING hnsw%'"
+    assert db.execute(indexes).fetchall() == [("memory_units_embedding_idx",)]
     assert db.execute("SELECT hindsight.delete_bank('b')").fetchone()[0] is True
-    assert db.execute("SELECT count(*) FROM pg_indexes WHERE indexname = %s", (name,)).fetchone()[0] == 0
+    assert db.execute(indexes).fetchall() == [("memory_units_embedding_idx",)]
 
 
 def test_top_memory_longer_than_max_tokens_is_skipped(db):

@@ -341,8 +341,8 @@ def test_a_failure_inside_sql_retain_writes_nothing(db):
 
 def test_semantic_links_through_the_hnsw_index_leave_the_planner_settings_alone(db):
     bank(db, "h", hnsw_min_units=3, temporal_link_neighbours=0)
-    put(db, "h", [("A.", vec(d0=1)), ("B.", vec(d0=1, d1=0.75)), ("C.", vec(d2=1))])  # the index comes after
-    assert db.execute("SELECT hindsight.index_bank('h')").fetchone()[0] is not None
+    put(db, "h", [("A.", vec(d0=1)), ("B.", vec(d0=1, d1=0.75)), ("C.", vec(d2=1))])
+    assert db.execute("SELECT hindsight._semantic_path('h')").fetchone()[0] == "hnsw"  # 3 units, the whole table
     db.execute("BEGIN")
     (d,) = put(db, "h", [("D.", vec(d0=1, d1=0.5))])  # searched through the index
     db.execute("SELECT count(*) FROM hindsight.recall('h', 'a', %s::vector)", (str(vec(d0=1)),))

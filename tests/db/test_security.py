@@ -60,7 +60,7 @@ def test_a_role_reaches_only_its_banks(db, roles):
         "SELECT hindsight.recall_json('bank-a', 'secret plan')",
         "SELECT * FROM hindsight.recall_candidates('bank-a', 'secret plan')",
         "SELECT hindsight.bank_config('bank-a')",
-        "SELECT hindsight.index_bank('bank-a', force => true)",
+        "SELECT hindsight._semantic_path('bank-a')",
         "SELECT hindsight.grant_bank('bank-a', current_user, 'admin')",
         'SELECT * FROM hindsight.retain(\'bank-a\', \'[{"units": [{"text": "x", "embedding": [1]}]}]\')',
     ]:
@@ -147,11 +147,7 @@ def test_sql_looking_ids_tags_and_keys_are_data(db, roles):
     assert [r["tags"] for r in rows] == [[EVIL]]
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="unknown bank config key"):
         db.execute("SELECT hindsight.create_bank('b2', config => jsonb_build_object(%s::text, 1))", (EVIL,))
-    assert (
-        db.execute("SELECT hindsight.index_bank(%s, force => true)", (EVIL,))
-        .fetchone()[0]
-        .startswith("memory_units_hnsw_")
-    )
+    assert db.execute("SELECT hindsight._semantic_path(%s)", (EVIL,)).fetchone()[0] == "exact"
     assert db.execute("SELECT hindsight.delete_bank(%s)", (EVIL,)).fetchone()[0] is True
     db.execute("RESET ROLE")
     assert db.execute("SELECT to_regclass('hindsight.banks')").fetchone()[0] == "hindsight.banks"

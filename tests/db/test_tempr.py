@@ -423,8 +423,9 @@ def test_semantic_arm_uses_hnsw_on_a_20000_unit_bank(db):
                   2, to_tsvector('english', 'unit ' || g)
            FROM generate_series(1, 20000) g"""
     )
-    index = one(db, "SELECT hindsight.index_bank('large')")  # 20,000 >= hnsw_min_units (1,000)
     db.execute("ANALYZE hindsight.memory_units")
+    assert one(db, "SELECT hindsight._semantic_path('large')") == "hnsw"  # 20,000 >= hnsw_min_units (1,000)
+    index = "memory_units_embedding_idx"
     plan = "\n".join(
         row[0]
         for row in db.execute(
@@ -435,7 +436,7 @@ def test_semantic_arm_uses_hnsw_on_a_20000_unit_bank(db):
     )
     assert f"Index Scan using {index} on memory_units" in plan
     doc = recall_json(db, "large", "zzzz", vec(d0=1), trace=True)
-    assert doc["trace"]["arms"]["semantic"]["index"] == index
+    assert doc["trace"]["arms"]["semantic"]["index"] == f"hindsight.{index}"
     assert len(doc["trace"]["arms"]["semantic"]["hits"]) == 300
 
 

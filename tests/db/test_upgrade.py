@@ -1,17 +1,38 @@
-"""Upgrades: the last released version plus ALTER EXTENSION UPDATE equals a fresh install of this one."""
+"""Upgrades: every released version, empty or holding a LoCoMo conversation, plus
+ALTER EXTENSION UPDATE equals a fresh install of this version; the embedded server does the
+same update by itself."""
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
+from psycopg import sql
 
 import hindsight_pl
+from hindsight_pg import EmbeddedServer
+from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pl.extract import find_names
 
 ROOT = Path(__file__).resolve().parents[2]
-RELEASED = sorted(p.name.removeprefix("hindsight_pg--").removesuffix(".sql")
-                  for p in (ROOT / "sql" / "releases").glob("hindsight_pg--*.sql"))  # fmt: skip
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split("."))
+
+
+# the released versions: sql/releases/hindsight_pg--<v>.sql (the upgrade scripts have two versions)
+RELEASED = sorted(
+    (p.name.removeprefix("hindsight_pg--").removesuffix(".sql") for p in (ROOT / "sql" / "releases").glob("*.sql")
+     if p.name.count("--") == 1), key=_version,
+)  # fmt: skip
 
 CATALOG = {
     "functions": """
@@ -52,35 +73,258 @@ CATALOG = {
 }
 
 
-def catalog(conn: psycopg.Connection) -> dict[str, list[tuple]]:
+def catalog(conn: psycopg.Connection[Any]) -> dict[str, list[tuple[Any, ...]]]:
     return {name: sorted(conn.execute(query).fetchall(), key=repr) for name, query in CATALOG.items()}
+
+
+@contextmanager
+def databases(db: psycopg.Connection[Any], *roles: str) -> Iterator[dict[str, dict[str, Any]]]:
+    """New empty databases on the test server, one per role; yields each one's connection arguments."""
+    info = db.info
+    names = {role: f"{info.dbname}_{role}" for role in roles}
+    for name in names.values():
+        db.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        yield {
+            role: {"host": info.host, "port": info.port, "user": info.user, "dbname": name, "autocommit": True}
+            for role, name in names.items()
+        }
+    finally:
+        for name in names.values():
+            db.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def session(conninfo: dict[str, Any]) -> psycopg.Connection[Any]:
+    return psycopg.connect(**conninfo)
 
 
 @pytest.mark.parametrize("previous", RELEASED)
 def test_upgrade_equals_a_fresh_install(db, previous):
     assert previous != hindsight_pl.__version__
-    info = db.info
-    names = {"upgraded": f"{info.dbname}_upgraded", "fresh": f"{info.dbname}_fresh"}
-    for name in names.values():
-        db.execute(f'CREATE DATABASE "{name}"')
-    try:
-        connect = {"host": info.host, "port": info.port, "user": info.user, "autocommit": True}
-        with psycopg.connect(dbname=names["upgraded"], **connect) as upgraded:
-            upgraded.execute(f"CREATE EXTENSION hindsight_pg VERSION '{previous}' CASCADE")
+    with databases(db, "upgraded", "fresh") as dbs:
+        with session(dbs["upgraded"]) as upgraded:
+            upgraded.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
             upgraded.execute("ALTER EXTENSION hindsight_pg UPDATE")
             after_upgrade = catalog(upgraded)
-        with psycopg.connect(dbname=names["fresh"], **connect) as fresh:
+        with session(dbs["fresh"]) as fresh:
             fresh.execute("CREATE EXTENSION hindsight_pg CASCADE")
             fresh_install = catalog(fresh)
-    finally:
-        for name in names.values():
-            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
     assert after_upgrade["config"][0][0] == hindsight_pl.__version__
     for part in CATALOG:
         assert after_upgrade[part] == fresh_install[part], part
     assert len(fresh_install["functions"]) > 50 and len(fresh_install["policies"]) > 20
 
 
-def test_there_is_a_released_version_to_upgrade_from():
-    assert RELEASED == ["0.1.0"]
-    assert (ROOT / "sql" / "upgrades" / f"0.1.0--{hindsight_pl.__version__}.sql").exists()
+def test_every_released_version_upgrades_to_this_one():
+    # 0.1.0 -> 0.2.0 -> ... -> this version: frozen upgrade scripts up to the last release, then the open one
+    assert RELEASED[:2] == ["0.1.0", "0.2.0"] and _version(RELEASED[-1]) < _version(hindsight_pl.__version__)
+    for old, new in pairwise([*RELEASED, hindsight_pl.__version__]):
+        frozen = (ROOT / "sql" / "releases" / f"hindsight_pg--{old}--{new}.sql").exists()
+        still_open = (ROOT / "sql" / "upgrades" / f"{old}--{new}.sql").exists()
+        assert (frozen, still_open) == ((False, True) if new == hindsight_pl.__version__ else (True, False)), old
+
+
+# -- Upgrades with memories in them ---------------------------------------------------------------
+
+LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
+TURNS = 150  # the first 150 turns of conv-26 (sessions 1 to 7 of 19), one memory unit per turn
+QUESTIONS = 10  # its first 10 questions (categories 1-4) whose evidence lies in those turns
+BANK = "conv-26"
+# 0.1.0's retain made no temporal or semantic links (and knew no config keys for them), so the
+# fresh bank compared with an upgraded 0.1.0 bank retains without them too.
+WITHOUT_LINKS = {"0.1.0"}
+# retain gives a bank of this many units its HNSW index (0.1.0 and 0.2.0: a partial index per bank)
+BANK_CONFIG = {"hnsw_min_units": 100}
+
+needs_locomo = pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not found (set HINDSIGHT_LOCOMO)")
+
+
+@dataclass(frozen=True)
+class Conversation:
+    items: str  # the JSON array hindsight.retain takes, embeddings included
+    questions: list[tuple[str, list[float]]]  # (question, its embedding)
+    asked_at: str  # query_timestamp of every recall: the last retained session's time, so recency is fixed
+
+
+@pytest.fixture(scope="module")
+def conversation(embedder) -> Conversation:
+    """The retained prefix of conv-26 as hindsight.retain items in the shape every released version
+    takes (one unit per turn, its speaker as entity, embedded here), and the questions with embeddings."""
+    (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == BANK]
+    turns = conv.items[:TURNS]
+    vectors = embedder.embed([t.content for t in turns])
+    items = [
+        {
+            "document_id": t.document_id,
+            "content": t.content,
+            "timestamp": t.timestamp.isoformat(),
+            "tags": [f"session-{t.metadata['session']}"],
+            "metadata": t.metadata,
+            "chunks": [t.content],
+            "units": [{
+                "text": t.content,
+                "embedding": [float(x) for x in v],
+                "chunk_index": 0,
+                # the speaker and the names the turn mentions, so units share entities
+                "entities": list(dict.fromkeys([*t.entities, *find_names(t.content, known=t.entities)])),
+            }],
+        }
+        for t, v in zip(turns, vectors, strict=True)
+    ]  # fmt: skip
+    retained = {t.metadata["dia_id"] for t in turns}
+    asked = [
+        q["question"] for q in conv.questions
+        if q.get("category") in (1, 2, 3, 4) and q.get("evidence") and set(q["evidence"]) <= retained
+    ][:QUESTIONS]  # fmt: skip
+    assert len(asked) == QUESTIONS
+    embedded = embedder.embed(asked, kind="query")
+    return Conversation(
+        items=json.dumps(items),
+        questions=[(q, [float(x) for x in v]) for q, v in zip(asked, embedded, strict=True)],
+        asked_at=max(t.timestamp for t in turns).isoformat(),
+    )
+
+
+def retain(conn: psycopg.Connection[Any], conversation: Conversation, links: bool = True) -> None:
+    """The bank and its memories, through the installed version's own create_bank and retain;
+    without links, as 0.1.0 retained, when ``links`` is false (the bank's config then ends as the default)."""
+    config = BANK_CONFIG | ({} if links else {"temporal_link_neighbours": 0, "semantic_link_top_k": 0})
+    conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (BANK, json.dumps(config)))
+    (units,) = conn.execute(
+        "SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (BANK, conversation.items)
+    ).fetchone()
+    assert units == TURNS
+    conn.execute("UPDATE hindsight.banks SET config = %s::jsonb WHERE bank_id = %s", (json.dumps(BANK_CONFIG), BANK))
+
+
+def tables(conn: psycopg.Connection[Any]) -> dict[str, list[tuple[str, str, str | None]]]:
+    """Every table of schema hindsight: its columns as (name, type, default)."""
+    rows = conn.execute("""
+        SELECT c.relname, a.attname, format_type(a.atttypid, a.atttypmod), pg_get_expr(d.adbin, d.adrelid)
+        FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+        LEFT JOIN pg_attrdef d ON d.adrelid = c.oid AND d.adnum = a.attnum
+        WHERE n.nspname = 'hindsight' AND c.relkind IN ('r', 'p') ORDER BY c.relname, a.attnum""").fetchall()
+    found: dict[str, list[tuple[str, str, str | None]]] = {}
+    for table, column, type_, default in rows:
+        found.setdefault(table, []).append((column, type_, default))
+    return found
+
+
+def digest(conn: psycopg.Connection[Any], table: str, columns: list[str]) -> tuple[int, str]:
+    """(rows, md5 of the rows' text in order) of these columns of a table (as superuser: no row security)."""
+    query = sql.SQL(
+        "SELECT count(*), md5(coalesce(string_agg(r::text, E'\\n' ORDER BY r::text), '')) FROM (SELECT {} FROM {}) r"
+    ).format(sql.SQL(", ").join(map(sql.Identifier, columns)) if columns else sql.SQL("1"),
+             sql.Identifier("hindsight", table))  # fmt: skip
+    count, md5 = conn.execute(query).fetchone()
+    return count, md5
+
+
+def rows(conn: psycopg.Connection[Any], columns: dict[str, list[str]] | None = None) -> dict[str, tuple[int, str]]:
+    """Every table's row count and digest: of all its columns, or of the given ones."""
+    columns = columns or {table: [c for c, _, _ in cols] for table, cols in tables(conn).items()}
+    return {table: digest(conn, table, cols) for table, cols in columns.items()}
+
+
+def stable_rows(conn: psycopg.Connection[Any]) -> dict[str, tuple[int, str]]:
+    """Every table's row count and the digest of the columns two databases retaining the same items
+    agree on: all but ids (uuid) and the moment a row was written (now() defaults)."""
+    return rows(conn, {
+        table: [c for c, type_, default in cols if "uuid" not in type_ and "now()" not in (default or "")]
+        for table, cols in tables(conn).items()
+    })  # fmt: skip
+
+
+def top10(conn: psycopg.Connection[Any], conversation: Conversation) -> list[list[tuple[str, str, float]]]:
+    """For each question, the top 10 of hindsight.recall as (document id, text, score to 9 places)."""
+    return [
+        [(r[0], r[1], round(r[2], 9)) for r in conn.execute(
+            "SELECT document_id, text, score FROM hindsight.recall(%s, %s, %s::vector, max_tokens => 100000,"
+            " query_timestamp => %s::timestamptz) WHERE rank <= 10 ORDER BY rank",
+            (BANK, question, str(embedding), conversation.asked_at)).fetchall()]
+        for question, embedding in conversation.questions
+    ]  # fmt: skip
+
+
+Snapshot = tuple[dict[str, tuple[int, str]], dict[str, list[tuple[Any, ...]]], list[list[tuple[str, str, float]]]]
+
+
+@pytest.fixture(scope="module")
+def fresh_installs() -> dict[bool, Snapshot]:
+    """Fresh installs of this version holding the conversation, by whether the bank has links: the
+    stable rows, the catalog and the recall top 10s, each made once."""
+    return {}
+
+
+def fresh_install(db: psycopg.Connection[Any], conversation: Conversation, links: bool,
+                  made: dict[bool, Snapshot]) -> Snapshot:  # fmt: skip
+    if links not in made:
+        with databases(db, "fresh") as dbs, session(dbs["fresh"]) as fresh:
+            fresh.execute("CREATE EXTENSION hindsight_pg CASCADE")
+            retain(fresh, conversation, links=links)
+            made[links] = stable_rows(fresh), catalog(fresh), top10(fresh, conversation)
+    return made[links]
+
+
+def compare_with_fresh(
+    fresh: Snapshot, conversation: Conversation, upgraded: psycopg.Connection[Any],
+    before: dict[str, tuple[int, str]], columns_before: dict[str, list[str]],
+) -> None:  # fmt: skip
+    """The checks of an updated database: every row kept as it was, and the database equal to a
+    fresh install of this version retaining the same items, in rows, catalog and recall."""
+    (version,) = upgraded.execute("SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg'").fetchone()
+    assert version == hindsight_pl.__version__
+    kept = rows(upgraded, columns_before)
+    assert kept == before, [t for t in before if kept.get(t) != before[t]]
+    assert before["memory_units"][0] == before["documents"][0] == before["chunks"][0] == TURNS
+    fresh_rows, fresh_catalog, fresh_top10 = fresh
+    # new tables and columns are filled in as a fresh install fills them
+    upgraded_rows = stable_rows(upgraded)
+    assert upgraded_rows == fresh_rows, [t for t in fresh_rows if upgraded_rows.get(t) != fresh_rows[t]]
+    upgraded_catalog = catalog(upgraded)
+    for part in CATALOG:  # the bank's HNSW index included
+        assert upgraded_catalog[part] == fresh_catalog[part], part
+    assert top10(upgraded, conversation) == fresh_top10
+    assert all(len(hits) == 10 for hits in fresh_top10)
+
+
+@needs_locomo
+@pytest.mark.locomo
+@pytest.mark.parametrize("previous", RELEASED)
+def test_upgrade_keeps_memories_and_recalls_as_a_fresh_install(db, conversation, fresh_installs, previous):
+    fresh = fresh_install(db, conversation, previous not in WITHOUT_LINKS, fresh_installs)
+    with databases(db, "upgraded") as dbs:
+        with session(dbs["upgraded"]) as old:
+            old.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
+            retain(old, conversation)
+            columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(old).items()}
+            before = rows(old, columns_before)
+            old.execute("ALTER EXTENSION hindsight_pg UPDATE")
+        # a new session: one that ran the old version's functions keeps its in-database Python
+        with session(dbs["upgraded"]) as upgraded:
+            compare_with_fresh(fresh, conversation, upgraded, before, columns_before)
+
+
+@needs_locomo
+@pytest.mark.locomo
+@pytest.mark.slow
+@pytest.mark.parametrize("previous", RELEASED)
+def test_embedded_server_updates_a_database_with_memories(db, conversation, fresh_installs, previous, tmp_path):
+    """The embedded server's database at a released version, holding the conversation, is updated
+    when the server is next started (make install brought this version)."""
+    fresh = fresh_install(db, conversation, previous not in WITHOUT_LINKS, fresh_installs)
+    server = EmbeddedServer(tmp_path / "home")
+    try:
+        with psycopg.connect(server.ensure_running(), autocommit=True) as old:
+            # the server made its database at this version: take it back to the released one
+            old.execute("DROP EXTENSION hindsight_pg")
+            old.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
+            retain(old, conversation)
+            columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(old).items()}
+            before = rows(old, columns_before)
+        server.stop()
+        with psycopg.connect(EmbeddedServer(tmp_path / "home").ensure_running(), autocommit=True) as upgraded:
+            compare_with_fresh(fresh, conversation, upgraded, before, columns_before)
+    finally:
+        server.stop()

@@ -77,6 +77,19 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         ('She loves "The Hobbit" and 《三体》.', (), ["The Hobbit", "三体"]),
         ("Mel came by.", ("Mel",), ["Mel"]),
         ("I saw Anna on Saturdays in January.", (), ["Anna"]),
+        # names keep their numbers
+        ("The meeting moved from Room 101 to Room 102.", (), ["Room 101", "Room 102"]),
+        ("Ana took flight UA123 to Oslo.", (), ["Ana", "UA123", "Oslo"]),
+        ("I filed the 2024 Tax Return.", (), ["2024 Tax Return"]),
+        ("Ana bought an iPhone 15 yesterday.", (), ["Ana", "iPhone 15"]),
+        ("We upgraded to Python 3.12 last week.", (), ["Python 3.12"]),
+        ("Room 101 is booked.", (), ["Room 101"]),
+        ("Gate 4B closes at 9.", (), ["Gate 4B"]),
+        # ... but a number that counts or pays is not part of a name
+        ("In 2024 Ana moved to Oslo.", (), ["Ana", "Oslo"]),
+        ("I paid Ana 50 dollars.", (), ["Ana"]),
+        ("I gave Bo 3 apples.", (), ["Bo"]),
+        ("Call 911 now.", (), []),
     ],
 )
 def test_find_names(passage, known, names):

@@ -1,0 +1,39 @@
+-- hindsight_pg 0.2.0 -> 0.3.0: the schema changes since 0.2.0, run once, in order.
+-- The build appends every file of sql/functions/ (all CREATE OR REPLACE), so functions,
+-- views and comments need no entry here; new or changed tables, columns, indexes, types,
+-- policies and triggers do, and so do dropping a function whose signature changed and
+-- filling in what existing rows need (new derived tables, new columns' values).
+-- 0.2.0 and the upgrade script 0.1.0--0.2.0 are frozen in sql/releases/: this is the only
+-- upgrade script still open. tests/db/test_upgrade.py checks that 0.1.0 and 0.2.0 databases,
+-- empty and holding a LoCoMo conversation, updated through here equal a fresh 0.3.0 install.
+
+-- No silent loss: retain reports the repeated facts it stored as one unit (a merged column).
+ALTER TYPE hindsight.retained_unit ADD ATTRIBUTE merged jsonb;
+COMMENT ON TYPE hindsight.retained_unit IS
+    'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none), and '
+    'the repeated facts stored as that unit (merged: [{item_index, text, reason, similarity}], [] when none).';
+DROP FUNCTION hindsight.retain(text, jsonb);
+DROP FUNCTION hindsight._retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text);
+
+-- Thousands of banks: one HNSW index over every bank instead of a partial index per bank
+-- (hindsight._semantic_path decides per bank between it and an exact scan). The per-bank
+-- indexes were created at run time by hindsight.index_bank, so they are not members of the
+-- extension: dropped by name. Building the shared index reads every memory unit once, inside
+-- this update's transaction (writes to memory_units wait for it; docs/integrations.md).
+DO $$
+DECLARE
+    index_name name;
+BEGIN
+    FOR index_name IN SELECT c.relname FROM pg_catalog.pg_index i
+                      JOIN pg_catalog.pg_class c ON c.oid = i.indexrelid
+                      WHERE i.indrelid = 'hindsight.memory_units'::regclass AND c.relname LIKE 'memory_units\_hnsw\_%'
+    LOOP
+        EXECUTE format('DROP INDEX hindsight.%I', index_name);
+    END LOOP;
+END
+$$;
+DROP FUNCTION hindsight.index_bank(text, bool);
+DROP FUNCTION hindsight._drop_bank_index(text);
+DROP FUNCTION hindsight._bank_index_name(text);
+CREATE INDEX memory_units_embedding_idx
+    ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
