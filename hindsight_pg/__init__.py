@@ -17,6 +17,7 @@ from ._client import Client, connect
 from ._errors import (
     BankExistsError,
     BankNotFoundError,
+    ConnectionLostError,
     ExtensionError,
     ExtractionError,
     HindsightError,
@@ -43,6 +44,7 @@ __all__ = [
     "BankExistsError",
     "BankNotFoundError",
     "Client",
+    "ConnectionLostError",
     "EmbeddedServer",
     "Embedder",
     "Entity",

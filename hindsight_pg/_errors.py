@@ -11,6 +11,7 @@ HS404      :class:`BankNotFoundError`
 23505      :class:`BankExistsError` (from ``create_bank``)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)
+(none)     :class:`ConnectionLostError` (the connection broke: server stopped, backend terminated)
 =========  ==========================
 """
 
@@ -65,12 +66,26 @@ class ProviderError(HindsightError, providers.ProviderError):
     """A model provider (embedding model, cross-encoder, model server) failed; the message names it."""
 
 
+class ConnectionLostError(HindsightError):
+    """The connection to the database broke during a call (the server stopped or restarted, or the
+    backend was terminated). The call's transaction was rolled back by the server: nothing of it was
+    kept. Connect again and retry."""
+
+
 class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
 
 
 def from_database(exc: psycopg.Error) -> HindsightError:
     """Translate a psycopg error raised by the extension into the matching :class:`HindsightError`."""
+    if isinstance(exc, psycopg.OperationalError) and (exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))):
+        # no SQLSTATE (the server did not answer), a connection exception (08), or the server ending the
+        # session (57P01 terminated, 57P02 crash of another backend, 57P03 starting up or shutting down)
+        return ConnectionLostError(
+            f"lost the connection to the database: {str(exc).strip().splitlines()[0]}; the transaction was rolled "
+            "back, nothing of this call was kept",
+            hint="The server stopped or the backend was terminated. Connect again (hindsight_pg.connect) and retry.",
+        )
     diag = exc.diag
     sqlstate = exc.sqlstate or ""
     message = diag.message_primary or str(exc).strip()

@@ -10,7 +10,6 @@ from typing import Any
 
 import numpy as np
 import psycopg
-import pytest
 from pgvector.psycopg import register_vector
 from test_bm25 import recount
 
@@ -110,8 +109,9 @@ def test_sixteen_writers_into_four_banks_never_deadlock_or_lose_a_fact(db, embed
 
 def _entity_counts_match(db: psycopg.Connection[Any], bank_id: str) -> bool:
     kept = db.execute(
-        """SELECT e.id, e.mention_count, coalesce(array_agg(c.other_entity_id || ':' || c.unit_count ORDER BY c.other_entity_id)
-                  FILTER (WHERE c.entity_id IS NOT NULL), '{}')
+        """SELECT e.id, e.mention_count,
+                  coalesce(array_agg(c.other_entity_id || ':' || c.unit_count ORDER BY c.other_entity_id)
+                           FILTER (WHERE c.entity_id IS NOT NULL), '{}')
            FROM hindsight.entities e LEFT JOIN hindsight._entity_cooccurrences c
              ON c.bank_id = e.bank_id AND c.entity_id = e.id
            WHERE e.bank_id = %s GROUP BY 1, 2 ORDER BY 1""",
@@ -134,8 +134,10 @@ def _entity_counts_match(db: psycopg.Connection[Any], bank_id: str) -> bool:
 def _dangling_links(db: psycopg.Connection[Any], bank_id: str) -> int:
     return db.execute(
         """SELECT count(*) FROM hindsight.memory_links l WHERE l.bank_id = %s
-           AND (NOT EXISTS (SELECT FROM hindsight.memory_units u WHERE u.bank_id = l.bank_id AND u.id = l.from_unit_id)
-             OR NOT EXISTS (SELECT FROM hindsight.memory_units u WHERE u.bank_id = l.bank_id AND u.id = l.to_unit_id))""",
+           AND (NOT EXISTS (SELECT FROM hindsight.memory_units u
+                            WHERE u.bank_id = l.bank_id AND u.id = l.from_unit_id)
+             OR NOT EXISTS (SELECT FROM hindsight.memory_units u
+                            WHERE u.bank_id = l.bank_id AND u.id = l.to_unit_id))""",
         (bank_id,),
     ).fetchone()[0]
 
@@ -197,7 +199,14 @@ def test_retain_delete_document_and_consolidate_at_once_leave_no_orphans(db, emb
           threading.Thread(target=deleter), threading.Thread(target=consolidator)])  # fmt: skip
     assert errors == []
     assert _orphans(db, "busy") == dict.fromkeys(
-        ["unit_entities", "entities unmentioned", "postings", "observation sources", "chunks without document", "links"],
+        [
+            "unit_entities",
+            "entities unmentioned",
+            "postings",
+            "observation sources",
+            "chunks without document",
+            "links",
+        ],
         0,
     )
     kept, fresh = recount(db, "busy")
