@@ -10,6 +10,8 @@
 #   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #   make bench-consolidate  offline consolidation against a pairwise scan (docs/benchmarks.md), about 5 minutes.
+#   make bench-banks   5,000 banks: planning, locks, concurrency, load (docs/reliability.md), about 15 minutes
+#                      on a first run (it builds its databases), 5 after.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
 # versioned script from sql/ (and copies the released ones from sql/releases/),
@@ -93,7 +95,7 @@ else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate bench-banks clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -221,6 +223,9 @@ bench: $(VENV)/.installed install-extension
 bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/retain.py
 	$(VENV)/bin/python bench/report.py
+
+bench-banks: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/banks.py
 
 bench-consolidate: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/consolidate.py

@@ -1,0 +1,359 @@
+"""Thousands of banks (docs/benchmarks.md, "Many banks"; docs/reliability.md).
+
+Builds, once, a database of 5,000 banks (4,900 of 20 memory units, 100 of 2,000; synthetic unit
+vectors and words) and a second database holding one of the 2,000-unit banks alone, then measures:
+
+1. design: planning time and locks of a one-bank nearest-neighbour query on 1,500 banks of 6 units,
+   with a partial HNSW index per bank (the 0.2.0 design) and with the one shared index (this one);
+2. planning time of recall's statements for one bank, and the locks one recall holds;
+3. recall p50 / p95 in a 2,000-unit bank among 5,000 banks against the same bank alone;
+4. 16 sessions recalling random banks for 60 s (default max_locks_per_transaction): recalls/s, errors;
+5. a bank crossing hnsw_min_units while 4 sessions retain into other banks: their slowest retain;
+6. load: 8 sessions mixing retain and recall on 50 banks for 60 s: retains/s, recalls/s, p50/p95, errors.
+
+Everything runs against the embedded server (or --dsn); the databases are kept for the next run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import psycopg
+from _common import analyze, header
+
+import hindsight_pg
+
+BIG_DB = "hindsight_bench_banks"
+ALONE_DB = "hindsight_bench_alone"
+SMALL, SMALL_UNITS, LARGE, LARGE_UNITS = 4900, 20, 100, 2000
+WORDS = ("garden tulip oslo budget meeting flight ticket room report review launch sensor lab client "
+         "invoice travel dentist piano recipe hiking server backup deadline").split()  # fmt: skip
+
+
+def vector_sql(seed_column: str) -> str:
+    """SQL for a random unit vector, one per row (the reference to the row keeps it from being a constant)."""
+    return (
+        f"l2_normalize((SELECT array_agg(random() - 0.5) FROM generate_series(1, 384) WHERE {seed_column} > 0)::vector)"
+    )
+
+
+def text_sql(n: str, b: str) -> str:
+    """SQL for a unit's text: its number, its bank and three of WORDS chosen by the number."""
+    words = "ARRAY[" + ", ".join(f"'{w}'" for w in WORDS) + "]"
+    # %% is psycopg's escape for the modulo operator
+    picks = [f"({words})[1 + ({n} * {k} + {o}) %% {len(WORDS)}]" for k, o in ((7, 0), (13, 5), (3, 11))]
+    return f"'note ' || {n} || ' of ' || {b} || ': ' || " + " || ' ' || ".join(picks)
+
+
+def fill(conn: psycopg.Connection[Any], banks: list[tuple[str, int]]) -> None:
+    """Banks and their units straight into the tables (the triggers keep the statistics)."""
+    conn.execute(
+        "INSERT INTO hindsight.banks (bank_id) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
+        ([b for b, _ in banks],),
+    )
+    conn.execute(
+        f"""INSERT INTO hindsight.memory_units (bank_id, text, embedding, mentioned_at, token_count, search_vector)
+            SELECT s.b, {text_sql("s.n", "s.b")}, {vector_sql("s.n")},
+                   timestamptz '2025-01-01' + s.n * interval '1 hour', 12,
+                   hindsight._search_vector({text_sql("s.n", "s.b")}, 'english')
+            FROM (SELECT b.bank_id AS b, g AS n FROM unnest(%s::text[], %s::int[]) AS b(bank_id, size),
+                  generate_series(1, b.size) g) s""",
+        ([b for b, _ in banks], [n for _, n in banks]),
+    )
+
+
+def database(admin_dsn: str, name: str, banks: list[tuple[str, int]]) -> str:
+    """The DSN of database ``name`` holding ``banks``, built unless it already holds them."""
+    dsn = psycopg.conninfo.make_conninfo(admin_dsn, dbname=name)
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
+            with psycopg.connect(dsn) as conn:  # reused: the retains of the phases below add to it a little
+                row = conn.execute("SELECT count(*) FROM hindsight.banks WHERE bank_id = ANY (%s)",
+                                   ([b for b, _ in banks],)).fetchone()  # fmt: skip
+            if row == (len(banks),):
+                return dsn
+            admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION hindsight_pg CASCADE")
+        conn.execute("SELECT setseed(0.15)")
+        # the shared index is built once over the loaded rows (faster than unit by unit), under its own name
+        conn.execute("DROP INDEX hindsight.memory_units_embedding_idx")
+        started = time.perf_counter()
+        for start in range(0, len(banks), 500):
+            fill(conn, banks[start : start + 500])
+            print(f"\r  {name}: {start + 500:,}/{len(banks):,} banks loaded", end="", file=sys.stderr)
+        print(f" in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        started = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '2GB'")
+        conn.execute("CREATE INDEX memory_units_embedding_idx ON hindsight.memory_units"
+                     " USING hnsw (embedding vector_cosine_ops)")  # fmt: skip
+        print(f"  {name}: shared HNSW index built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        analyze(conn)
+    return dsn
+
+
+def random_vector(rng: random.Random) -> str:
+    v = [rng.gauss(0, 1) for _ in range(384)]
+    norm = sum(x * x for x in v) ** 0.5
+    return "[" + ",".join(f"{x / norm:.6f}" for x in v) + "]"
+
+
+def queries(n: int, rng: random.Random) -> list[tuple[str, str]]:
+    return [(" ".join(rng.sample(WORDS, 3)), random_vector(rng)) for _ in range(n)]
+
+
+RECALL = "SELECT count(*) FROM hindsight.recall(%s, %s, %s::vector)"
+
+
+def timed_recalls(dsn: str, bank: str, qs: list[tuple[str, str]]) -> list[float]:
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for q, e in qs[:5]:  # warm the session (plans, PL/Python imports)
+            conn.execute(RECALL, (bank, q, e))
+        out = []
+        for q, e in qs:
+            t = time.perf_counter()
+            conn.execute(RECALL, (bank, q, e))
+            out.append((time.perf_counter() - t) * 1000)
+    return out
+
+
+def pct(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
+
+
+def planning_ms(conn: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]) -> float:
+    plan = conn.execute("EXPLAIN (SUMMARY, FORMAT JSON) " + sql, params).fetchone()[0]
+    return float(plan[0]["Planning Time"])
+
+
+def design_evaluation(admin_dsn: str) -> dict[str, Any]:
+    """1,500 banks of 6 units: a partial HNSW index per bank against one shared index, same rows."""
+    name = "hindsight_bench_design"
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        admin.execute(f'CREATE DATABASE "{name}"')
+    dsn = psycopg.conninfo.make_conninfo(admin_dsn, dbname=name)
+    out: dict[str, Any] = {}
+    rng = random.Random(3)
+    q = random_vector(rng)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("CREATE EXTENSION vector")
+        conn.execute("CREATE TABLE units (bank_id text, id int, embedding vector(384), PRIMARY KEY (bank_id, id))")
+        conn.execute(f"INSERT INTO units SELECT 'b' || b, g, {vector_sql('g')} FROM generate_series(1, 1500) b,"
+                     " generate_series(1, 6) g")  # fmt: skip
+        query = "SELECT id FROM units WHERE bank_id = 'b7' ORDER BY embedding <=> %s::vector LIMIT 10"
+        for design in ("partial", "shared"):
+            started = time.perf_counter()
+            if design == "partial":
+                for b in range(1, 1501):
+                    conn.execute(f"CREATE INDEX units_b{b} ON units USING hnsw (embedding vector_cosine_ops)"
+                                 f" WHERE bank_id = 'b{b}'")  # fmt: skip
+            else:
+                conn.execute("DO $$ DECLARE r record; BEGIN FOR r IN SELECT indexname FROM pg_indexes"
+                             " WHERE tablename = 'units' AND indexname LIKE 'units\\_b%' LOOP"
+                             " EXECUTE format('DROP INDEX %I', r.indexname); END LOOP; END $$")  # fmt: skip
+                conn.execute("CREATE INDEX units_shared ON units USING hnsw (embedding vector_cosine_ops)")
+            build = time.perf_counter() - started
+            conn.execute("ANALYZE units")
+            plans = [planning_ms(conn, query, (q,)) for _ in range(20)]
+            with conn.transaction():
+                conn.execute(query, (q,)).fetchall()
+                locks = conn.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()").fetchone()[0]
+            out[design] = {"planning_ms": statistics.median(plans), "locks": locks, "index_build_s": round(build, 1)}
+    with psycopg.connect(admin_dsn, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
+    return out
+
+
+def recall_planning(conn: psycopg.Connection[Any], bank: str, q: tuple[str, str]) -> dict[str, float]:
+    """Planning time of recall's statements for one bank, as the arms write them (bank id a constant)."""
+    text, e = q
+    tsq = "plainto_tsquery('english', %s)"
+    statements = {
+        "semantic (exact)": ("SELECT u.id FROM hindsight.memory_units u WHERE u.bank_id = %s"
+                             " ORDER BY (u.embedding <=> %s::vector) + 0, u.id LIMIT 300", (bank, e)),
+        "semantic (hnsw)": ("SELECT u.id FROM hindsight.memory_units u WHERE u.bank_id = %s"
+                            " ORDER BY u.embedding <=> %s::vector LIMIT 300", (bank, e)),
+        "keyword": (f"SELECT u.id FROM hindsight.memory_units u WHERE u.bank_id = %s AND u.search_vector @@ {tsq}"
+                    f" ORDER BY ts_rank_cd(u.search_vector, {tsq}) DESC LIMIT 300", (bank, text, text)),
+        "temporal": ("SELECT u.id FROM hindsight.memory_units u WHERE u.bank_id = %s AND"
+                     " hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) &&"
+                     " tstzmultirange(tstzrange('2025-01-01', '2025-02-01'))", (bank,)),
+        "graph": ("SELECT l.to_unit_id FROM hindsight.memory_links l WHERE l.bank_id = %s"
+                  " AND l.from_unit_id = ANY (%s::uuid[])", (bank, [])),
+    }  # fmt: skip
+    return {
+        name: statistics.median(planning_ms(conn, sql, p) for _ in range(20)) for name, (sql, p) in statements.items()
+    }
+
+
+def recall_locks(conn: psycopg.Connection[Any], bank: str, q: tuple[str, str]) -> int:
+    with conn.transaction():
+        conn.execute(RECALL, (bank, *q))
+        return int(conn.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()").fetchone()[0])
+
+
+def sessions(dsn: str, n: int, seconds: float, work: Callable[[psycopg.Connection[Any], random.Random], str]) -> dict:
+    """``n`` sessions each calling ``work(conn, rng)`` (which returns its kind) for ``seconds``."""
+    times: dict[str, list[float]] = {}
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def run(seed: int) -> None:
+        rng = random.Random(seed)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            end = time.perf_counter() + seconds
+            while time.perf_counter() < end:
+                t = time.perf_counter()
+                try:
+                    kind = work(conn, rng)
+                except psycopg.Error as exc:
+                    with lock:
+                        errors.append(f"{exc.sqlstate}: {str(exc).strip()[:120]}")
+                    continue
+                with lock:
+                    times.setdefault(kind, []).append((time.perf_counter() - t) * 1000)
+
+    threads = [threading.Thread(target=run, args=(s,)) for s in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out: dict[str, Any] = {"errors": len(errors), "first_errors": sorted(set(errors))[:3]}
+    for kind, ms in times.items():
+        out[kind] = {"per_s": round(len(ms) / seconds, 1), "p50_ms": round(pct(ms, 0.5), 2),
+                     "p95_ms": round(pct(ms, 0.95), 2), "max_ms": round(max(ms), 1), "n": len(ms)}  # fmt: skip
+    return out
+
+
+def retain_one(conn: psycopg.Connection[Any], bank: str, rng: random.Random) -> None:
+    words = " ".join(rng.sample(WORDS, 4))
+    unit = {"text": f"Agent note {rng.randrange(10**9)}: {words}.", "embedding": json.loads(random_vector(rng)),
+            "entities": [rng.choice(["Dana", "Kestrel", "Project Atlas", "Mara"])]}  # fmt: skip
+    item = {"units": [unit]}
+    conn.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps([item])))
+
+
+def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
+    """4 sessions retain one unit at a time into small banks, first alone, then while a fifth session
+    takes a new bank past hnsw_min_units (1,000) in batches of 100."""
+
+    def others(conn: psycopg.Connection[Any], rng: random.Random) -> str:
+        retain_one(conn, rng.choice(small), rng)
+        return "retain"
+
+    alone = sessions(dsn, 4, 15, others)
+    rng = random.Random(9)
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        conn.execute("SELECT hindsight.delete_bank('crossing')")
+        conn.execute("SELECT hindsight.create_bank('crossing')")
+    grower_times: list[float] = []
+
+    def grow() -> None:
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for _ in range(12):
+                items = [{"units": [{"text": f"Crossing fact {rng.randrange(10**9)}.",
+                                     "embedding": json.loads(random_vector(rng))}]} for _ in range(100)]  # fmt: skip
+                t = time.perf_counter()
+                conn.execute("SELECT count(*) FROM hindsight.retain('crossing', %s::jsonb)", (json.dumps(items),))
+                grower_times.append(time.perf_counter() - t)
+
+    grower = threading.Thread(target=grow)
+    grower.start()
+    during = sessions(dsn, 4, 15, others)
+    grower.join()
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        units, path = conn.execute(
+            "SELECT unit_count, hindsight._semantic_path('crossing') FROM hindsight._bank_counts"
+            " WHERE bank_id = 'crossing'"
+        ).fetchone()
+        conn.execute("SELECT hindsight.delete_bank('crossing')")
+    return {"others_alone": alone, "others_during": during, "crossing_bank_units": units,
+            "crossing_bank_path": path, "crossing_batches_s": [round(t, 2) for t in grower_times]}  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dsn", help="a database of the server to use (default: the embedded server)")
+    parser.add_argument("--seconds", type=float, default=60, help="length of the concurrent phases (default 60)")
+    parser.add_argument("--out", default="bench/results/banks.json")
+    parser.add_argument("--skip-design", action="store_true", help="skip the design comparison (1,500 partial indexes)")
+    args = parser.parse_args()
+    admin_dsn = args.dsn or hindsight_pg.EmbeddedServer().ensure_running()
+    with psycopg.connect(admin_dsn) as conn:
+        print(header(conn))
+        max_locks = conn.execute("SHOW max_locks_per_transaction").fetchone()[0]
+    rng = random.Random(1)
+    small = [f"small-{i}" for i in range(SMALL)]
+    large = [f"large-{i}" for i in range(LARGE)]
+    banks = [(b, SMALL_UNITS) for b in small] + [(b, LARGE_UNITS) for b in large]
+    result: dict[str, Any] = {"max_locks_per_transaction": max_locks}
+
+    result["design"] = design_evaluation(admin_dsn) if not args.skip_design else {}
+    print("design (1,500 banks of 6 units, one-bank kNN query):", json.dumps(result["design"]))
+
+    big = database(admin_dsn, BIG_DB, banks)
+    alone = database(admin_dsn, ALONE_DB, [("large-7", LARGE_UNITS)])
+    qs = queries(200, rng)
+    with psycopg.connect(big, autocommit=True) as conn:
+        result["planning_ms"] = {"large-7": recall_planning(conn, "large-7", qs[0]),
+                                 "small-7": recall_planning(conn, "small-7", qs[0])}  # fmt: skip
+        result["locks_in_one_recall"] = recall_locks(conn, "large-7", qs[0])
+        result["paths"] = {b: conn.execute("SELECT hindsight._semantic_path(%s)", (b,)).fetchone()[0]
+                           for b in ("large-7", "small-7")}  # fmt: skip
+    with psycopg.connect(alone, autocommit=True) as conn:
+        result["paths"]["large-7 alone"] = conn.execute("SELECT hindsight._semantic_path('large-7')").fetchone()[0]
+    print("planning (ms):", json.dumps(result["planning_ms"]), "locks held by one recall:",
+          result["locks_in_one_recall"], "paths:", result["paths"])  # fmt: skip
+
+    among, by_itself = timed_recalls(big, "large-7", qs), timed_recalls(alone, "large-7", qs)
+    result["recall_2000_unit_bank"] = {
+        "among_5000_banks": {"p50_ms": round(pct(among, 0.5), 2), "p95_ms": round(pct(among, 0.95), 2)},
+        "alone": {"p50_ms": round(pct(by_itself, 0.5), 2), "p95_ms": round(pct(by_itself, 0.95), 2)},
+        "ratio_p50": round(pct(among, 0.5) / pct(by_itself, 0.5), 2),
+    }
+    print("recall in a 2,000-unit bank:", json.dumps(result["recall_2000_unit_bank"]))
+
+    every = small + large
+
+    def recall_random(conn: psycopg.Connection[Any], r: random.Random) -> str:
+        q, e = r.choice(qs)
+        conn.execute(RECALL, (r.choice(every), q, e))
+        return "recall"
+
+    result["sixteen_sessions"] = sessions(big, 16, args.seconds, recall_random)
+    print(f"16 sessions, {args.seconds:.0f} s, random banks:", json.dumps(result["sixteen_sessions"]))
+
+    result["crossing"] = crossing(big, small)
+    print("a bank crossing hnsw_min_units:", json.dumps(result["crossing"]))
+
+    fifty = rng.sample(small, 40) + rng.sample(large, 10)
+
+    def mixed(conn: psycopg.Connection[Any], r: random.Random) -> str:
+        bank = r.choice(fifty)
+        if r.random() < 0.5:
+            retain_one(conn, bank, r)
+            return "retain"
+        q, e = r.choice(qs)
+        conn.execute(RECALL, (bank, q, e))
+        return "recall"
+
+    result["load"] = sessions(big, 8, args.seconds, mixed)
+    print(f"load: 8 sessions, 50 banks, {args.seconds:.0f} s, half retains:", json.dumps(result["load"]))
+    with open(args.out, "w") as f:
+        json.dump({"header": header(psycopg.connect(admin_dsn)), **result}, f, indent=2)
+    print(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
