@@ -53,6 +53,10 @@ RELEASED_VERSIONS := $(sort $(foreach f,$(notdir $(wildcard sql/releases/hindsig
 # CREATE OR REPLACE) to it.
 UPGRADE_SOURCE := $(wildcard sql/upgrades/*--$(VERSION).sql)
 UPGRADE_SCRIPT := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(UPGRADE_SOURCE))
+ifneq ($(filter $(VERSION),$(RELEASED_VERSIONS)),)
+$(error $(VERSION) is released (sql/releases/): raise default_version in hindsight_pg.control and __version__ in \
+  plpython/hindsight_pl/__init__.py, and start sql/upgrades/$(VERSION)--<next>.sql)
+endif
 ifneq ($(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)),)
 $(error sql/upgrades/ holds $(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)), which does not lead to $(VERSION): \
   freeze a released version with `make freeze` before raising the version)

@@ -100,3 +100,22 @@ COMMENT ON FUNCTION hindsight._raise(text, text, text) IS
     'spiexceptions.InsufficientPrivilege: ...) and '
     'without its traceback: the public PL/pgSQL wrappers of PL/Python functions (hindsight.reflect, '
     'consolidate, embed, rerank, retain_text) catch an error and call this with its SQLSTATE, message and hint.';
+
+-- ALTER EXTENSION hindsight_pg UPDATE in a session that has run the previous version's
+-- PL/Python functions: the session still holds that version's hindsight_pl, and the plans
+-- and models made with it, in GD (under keys starting with "hindsight") and sys.modules.
+-- Forget them, so the session's next call imports this version's package. (Other sessions
+-- open during the update keep the old package until they reconnect.)
+DO LANGUAGE plpython3u $$
+import os
+import sys
+
+old = GD.get("hindsight_pl")
+for key in [k for k in GD if k.startswith("hindsight")]:
+    del GD[key]
+for name in [m for m in sys.modules if m == "hindsight_pl" or m.startswith("hindsight_pl.")]:
+    del sys.modules[name]
+if old is not None:
+    folder = os.path.dirname(os.path.dirname(old.__file__))
+    sys.path[:] = [p for p in sys.path if p != folder]
+$$;

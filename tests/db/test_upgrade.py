@@ -94,25 +94,36 @@ def databases(db: psycopg.Connection[Any], *roles: str) -> Iterator[dict[str, di
             db.execute(sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name)))
 
 
-def session(conninfo: dict[str, Any]) -> psycopg.Connection[Any]:
-    return psycopg.connect(**conninfo)
-
-
 @pytest.mark.parametrize("previous", RELEASED)
 def test_upgrade_equals_a_fresh_install(db, previous):
     assert previous != hindsight_pl.__version__
     with databases(db, "upgraded", "fresh") as dbs:
-        with session(dbs["upgraded"]) as upgraded:
+        with psycopg.connect(**dbs["upgraded"]) as upgraded:
             upgraded.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
             upgraded.execute("ALTER EXTENSION hindsight_pg UPDATE")
             after_upgrade = catalog(upgraded)
-        with session(dbs["fresh"]) as fresh:
+        with psycopg.connect(**dbs["fresh"]) as fresh:
             fresh.execute("CREATE EXTENSION hindsight_pg CASCADE")
             fresh_install = catalog(fresh)
     assert after_upgrade["config"][0][0] == hindsight_pl.__version__
     for part in CATALOG:
         assert after_upgrade[part] == fresh_install[part], part
     assert len(fresh_install["functions"]) > 50 and len(fresh_install["policies"]) > 20
+
+
+@pytest.mark.parametrize("previous", RELEASED)
+def test_an_update_in_a_session_that_ran_the_old_python(db, previous):
+    """The session that runs ALTER EXTENSION UPDATE has the old version's hindsight_pl loaded (its
+    GD, sys.modules): its next call loads this version's package, not the old one."""
+    with databases(db, "upgraded") as dbs, psycopg.connect(**dbs["upgraded"]) as conn:
+        conn.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
+        conn.execute("CREATE FUNCTION pg_temp.loaded() RETURNS text LANGUAGE plpython3u"
+                     " AS $$ return GD['hindsight_pl'].__version__ $$")  # fmt: skip
+        conn.execute("SELECT hindsight._require_python()")
+        assert conn.execute("SELECT pg_temp.loaded()").fetchone() == (previous,)
+        conn.execute("ALTER EXTENSION hindsight_pg UPDATE")
+        conn.execute("SELECT hindsight._require_python()")
+        assert conn.execute("SELECT pg_temp.loaded()").fetchone() == (hindsight_pl.__version__,)
 
 
 def test_every_released_version_upgrades_to_this_one():
@@ -127,7 +138,7 @@ def test_every_released_version_upgrades_to_this_one():
 # -- Upgrades with memories in them ---------------------------------------------------------------
 
 LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
-TURNS = 150  # the first 150 turns of conv-26 (sessions 1 to 7 of 19), one memory unit per turn
+TURNS = 150  # the first 150 of conv-26's 419 turns (sessions 1 to 8 of 19), one memory unit per turn
 QUESTIONS = 10  # its first 10 questions (categories 1-4) whose evidence lies in those turns
 BANK = "conv-26"
 # 0.1.0's retain made no temporal or semantic links (and knew no config keys for them), so the
@@ -149,7 +160,8 @@ class Conversation:
 @pytest.fixture(scope="module")
 def conversation(embedder) -> Conversation:
     """The retained prefix of conv-26 as hindsight.retain items in the shape every released version
-    takes (one unit per turn, its speaker as entity, embedded here), and the questions with embeddings."""
+    takes (one chunk and one unit per turn; the speaker and the names the turn mentions as entities;
+    embedded here), and the questions with their embeddings."""
     (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == BANK]
     turns = conv.items[:TURNS]
     vectors = embedder.embed([t.content for t in turns])
@@ -187,7 +199,7 @@ def conversation(embedder) -> Conversation:
 
 def retain(conn: psycopg.Connection[Any], conversation: Conversation, links: bool = True) -> None:
     """The bank and its memories, through the installed version's own create_bank and retain;
-    without links, as 0.1.0 retained, when ``links`` is false (the bank's config then ends as the default)."""
+    without links, as 0.1.0 retained, when ``links`` is false (the bank's config then ends as BANK_CONFIG)."""
     config = BANK_CONFIG | ({} if links else {"temporal_link_neighbours": 0, "semantic_link_top_k": 0})
     conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (BANK, json.dumps(config)))
     (units,) = conn.execute(
@@ -260,7 +272,7 @@ def fresh_installs() -> dict[bool, Snapshot]:
 def fresh_install(db: psycopg.Connection[Any], conversation: Conversation, links: bool,
                   made: dict[bool, Snapshot]) -> Snapshot:  # fmt: skip
     if links not in made:
-        with databases(db, "fresh") as dbs, session(dbs["fresh"]) as fresh:
+        with databases(db, "fresh") as dbs, psycopg.connect(**dbs["fresh"]) as fresh:
             fresh.execute("CREATE EXTENSION hindsight_pg CASCADE")
             retain(fresh, conversation, links=links)
             made[links] = stable_rows(fresh), catalog(fresh), top10(fresh, conversation)
@@ -291,19 +303,18 @@ def compare_with_fresh(
 
 @needs_locomo
 @pytest.mark.locomo
+@pytest.mark.slow
 @pytest.mark.parametrize("previous", RELEASED)
 def test_upgrade_keeps_memories_and_recalls_as_a_fresh_install(db, conversation, fresh_installs, previous):
     fresh = fresh_install(db, conversation, previous not in WITHOUT_LINKS, fresh_installs)
-    with databases(db, "upgraded") as dbs:
-        with session(dbs["upgraded"]) as old:
-            old.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
-            retain(old, conversation)
-            columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(old).items()}
-            before = rows(old, columns_before)
-            old.execute("ALTER EXTENSION hindsight_pg UPDATE")
-        # a new session: one that ran the old version's functions keeps its in-database Python
-        with session(dbs["upgraded"]) as upgraded:
-            compare_with_fresh(fresh, conversation, upgraded, before, columns_before)
+    with databases(db, "upgraded") as dbs, psycopg.connect(**dbs["upgraded"]) as conn:
+        conn.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
+        retain(conn, conversation)
+        columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(conn).items()}
+        before = rows(conn, columns_before)
+        # updated and compared in the session that retained with the old version's Python
+        conn.execute("ALTER EXTENSION hindsight_pg UPDATE")
+        compare_with_fresh(fresh, conversation, conn, before, columns_before)
 
 
 @needs_locomo
@@ -325,6 +336,6 @@ def test_embedded_server_updates_a_database_with_memories(db, conversation, fres
             before = rows(old, columns_before)
         server.stop()
         with psycopg.connect(EmbeddedServer(tmp_path / "home").ensure_running(), autocommit=True) as upgraded:
-            compare_with_fresh(fresh, conversation, upgraded, before, columns_before)
+            compare_with_fresh(fresh, conversation, upgraded, before, columns_before)  # a new session
     finally:
         server.stop()
