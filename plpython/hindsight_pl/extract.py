@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
-from typing import Protocol
+from typing import Any, Protocol
 
 from . import temporal, temporal_zh, text
 
@@ -214,7 +214,7 @@ def split_sentences(passage: str) -> list[str]:
 _PER_THREAD = threading.local()
 
 
-def _segmenter():  # type: ignore[no-untyped-def]
+def _segmenter() -> Any:
     """This thread's pysbd segmenter: a Segmenter keeps the text it is splitting on itself, so two
     threads sharing one get each other's sentences (or none: facts silently lost)."""
     segmenter = getattr(_PER_THREAD, "segmenter", None)

@@ -15,7 +15,7 @@ def test_every_function_in_schema_hindsight_has_a_comment(db):
         "SELECT count(*) FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace"
         " WHERE n.nspname = 'hindsight' AND p.proname NOT LIKE '\\_%'"
     ).fetchone()[0]
-    assert count >= 8  # create_bank, delete_bank, bank_config, configure_bank, retain, recall, recall_json, count_tokens
+    assert count >= 8  # create_bank, delete_bank, bank_config, configure_bank, retain, recall, recall_json, ...
 
 
 def test_every_key_of_a_bank_table_includes_bank_id(db):

@@ -135,7 +135,8 @@ def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, 
     assert doc["trace"]["arms"]["semantic"]["index"] == expected
     # the same 100 nearest units as an exact scan, whichever path
     exact = [r[0] for r in db.execute(
-        "SELECT id FROM hindsight.memory_units WHERE bank_id = 'mine' ORDER BY (embedding <=> %s::vector) + 0 LIMIT 100",
+        "SELECT id FROM hindsight.memory_units WHERE bank_id = 'mine'"
+        " ORDER BY (embedding <=> %s::vector) + 0 LIMIT 100",
         (str(query),)).fetchall()]  # fmt: skip
     found = {r["id"] for r in rows if r["semantic_rank"] is not None}
     assert len(found & set(exact)) >= (100 if share == "small" else 95)
