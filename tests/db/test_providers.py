@@ -221,7 +221,7 @@ def test_retain_text_stores_what_the_driver_stores(db, client):
         assert np.allclose(json.loads(a[4]), json.loads(b[4]), atol=1e-6)
     # the same text again: every chunk is unchanged, nothing is extracted or added
     again = db.execute("SELECT * FROM hindsight.retain_text('sql', %s, document_id => 'chat')", (CONVERSATION,))
-    assert again.fetchall() == [("chat", None)] and len(stored_units(db, "sql")) == 3
+    assert again.fetchall() == [("chat", None, [])] and len(stored_units(db, "sql")) == 3  # nothing merged either
 
 
 def test_retain_text_refuses_bad_input_and_writes_nothing(db, client):
