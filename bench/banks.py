@@ -246,7 +246,7 @@ def retain_one(conn: psycopg.Connection[Any], bank: str, rng: random.Random) -> 
 
 def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
     """4 sessions retain one unit at a time into small banks, first alone, then while a fifth session
-    takes a new bank past hnsw_min_units (1,000) in batches of 100."""
+    takes a new bank (hnsw_min_units 1,000) past that threshold in batches of 100."""
 
     def others(conn: psycopg.Connection[Any], rng: random.Random) -> str:
         retain_one(conn, rng.choice(small), rng)
@@ -256,7 +256,7 @@ def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
     rng = random.Random(9)
     with psycopg.connect(dsn, autocommit=True) as conn:
         conn.execute("SELECT hindsight.delete_bank('crossing')")
-        conn.execute("SELECT hindsight.create_bank('crossing')")
+        conn.execute("SELECT hindsight.create_bank('crossing', config => '{\"hnsw_min_units\": 1000}')")
     grower_times: list[float] = []
 
     def grow() -> None:

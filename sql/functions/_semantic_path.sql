@@ -9,7 +9,10 @@
 -- index only when it is both large (hnsw_min_units) and a large share of the table
 -- (at least a tenth): measured here with 5,000 banks, a 2,000-unit bank (0.7 % of
 -- 298,000 units) took 1.5 ms exact and 114-183 ms through the shared index, which
--- still returned only 116 of 300 rows (docs/benchmarks.md, bench/banks.py).
+-- still returned only 116 of 300 rows (docs/benchmarks.md, bench/banks.py). And
+-- below hnsw_min_units (5,000) a bank is scanned exactly even when it is the whole
+-- table: 2,000 units took 2-4 ms exactly and 77-84 ms through the index at the
+-- arm's ef_search of 300 (random vectors, the worst case for a graph).
 
 CREATE OR REPLACE FUNCTION hindsight._semantic_path(bank_id text)
 RETURNS text

@@ -39,7 +39,7 @@ AS $$
         "recency_alpha": 0.2,
         "temporal_alpha": 0.2,
         "proof_alpha": 0.1,
-        "hnsw_min_units": 1000,
+        "hnsw_min_units": 5000,
         "text_search_config": "english",
         "keyword_backend": "native",
         "bm25_k1": 1.2,

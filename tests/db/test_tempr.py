@@ -424,7 +424,7 @@ def test_semantic_arm_uses_hnsw_on_a_20000_unit_bank(db):
            FROM generate_series(1, 20000) g"""
     )
     db.execute("ANALYZE hindsight.memory_units")
-    assert one(db, "SELECT hindsight._semantic_path('large')") == "hnsw"  # 20,000 >= hnsw_min_units (1,000)
+    assert one(db, "SELECT hindsight._semantic_path('large')") == "hnsw"  # 20,000 >= hnsw_min_units (5,000)
     index = "memory_units_embedding_idx"
     plan = "\n".join(
         row[0]
