@@ -70,15 +70,15 @@ def fill(conn: psycopg.Connection[Any], banks: list[tuple[str, int]]) -> None:
     )
 
 
-def database(admin_dsn: str, name: str, banks: list[tuple[str, int]]) -> str:
-    """The DSN of database ``name`` holding ``banks``, built unless it already holds them."""
+def database(admin_dsn: str, name: str, banks: list[tuple[str, int]], rebuild: bool = False) -> str:
+    """The DSN of database ``name`` holding ``banks``, built unless it already holds them (or ``rebuild``)."""
     dsn = psycopg.conninfo.make_conninfo(admin_dsn, dbname=name)
     with psycopg.connect(admin_dsn, autocommit=True) as admin:
         if admin.execute("SELECT 1 FROM pg_database WHERE datname = %s", (name,)).fetchone():
             with psycopg.connect(dsn) as conn:  # reused: the retains of the phases below add to it a little
                 row = conn.execute("SELECT count(*) FROM hindsight.banks WHERE bank_id = ANY (%s)",
                                    ([b for b, _ in banks],)).fetchone()  # fmt: skip
-            if row == (len(banks),):
+            if row == (len(banks),) and not rebuild:
                 return dsn
             admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
         admin.execute(f'CREATE DATABASE "{name}"')
@@ -287,6 +287,8 @@ def main() -> None:
     parser.add_argument("--dsn", help="a database of the server to use (default: the embedded server)")
     parser.add_argument("--seconds", type=float, default=60, help="length of the concurrent phases (default 60)")
     parser.add_argument("--out", default="bench/results/banks.json")
+    parser.add_argument("--rebuild", action="store_true",
+                        help="build the databases again (after a change to the extension's functions)")  # fmt: skip
     parser.add_argument("--skip-design", action="store_true", help="skip the design comparison (1,500 partial indexes)")
     args = parser.parse_args()
     admin_dsn = args.dsn or hindsight_pg.EmbeddedServer().ensure_running()
@@ -302,8 +304,8 @@ def main() -> None:
     result["design"] = design_evaluation(admin_dsn) if not args.skip_design else {}
     print("design (1,500 banks of 6 units, one-bank kNN query):", json.dumps(result["design"]))
 
-    big = database(admin_dsn, BIG_DB, banks)
-    alone = database(admin_dsn, ALONE_DB, [("large-7", LARGE_UNITS)])
+    big = database(admin_dsn, BIG_DB, banks, args.rebuild)
+    alone = database(admin_dsn, ALONE_DB, [("large-7", LARGE_UNITS)], args.rebuild)
     qs = queries(200, rng)
     with psycopg.connect(big, autocommit=True) as conn:
         result["planning_ms"] = {"large-7": recall_planning(conn, "large-7", qs[0]),

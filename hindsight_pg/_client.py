@@ -334,7 +334,10 @@ class Client:
         text did not change are not extracted again. ``progress(n)`` is called
         after every group of items with the number just stored. With
         ``create_bank``, a missing bank is created in the same transaction (so a
-        failed retain leaves no bank).
+        failed retain leaves no bank). A transaction that fails with a deadlock or a
+        serialization failure is run again, up to 5 attempts (``client.retries``
+        counts them; ``progress`` then counts again from the start), except inside
+        a transaction of the caller's own (docs/reliability.md).
 
         Naive timestamps are UTC; aware ones are converted to UTC.
 
