@@ -114,15 +114,22 @@ def queries(n: int, rng: random.Random) -> list[tuple[str, str]]:
 RECALL = "SELECT count(*) FROM hindsight.recall(%s, %s, %s::vector)"
 
 
-def timed_recalls(dsn: str, bank: str, qs: list[tuple[str, str]]) -> list[float]:
-    with psycopg.connect(dsn, autocommit=True) as conn:
-        for q, e in qs[:5]:  # warm the session (plans, PL/Python imports)
-            conn.execute(RECALL, (bank, q, e))
-        out = []
-        for q, e in qs:
-            t = time.perf_counter()
-            conn.execute(RECALL, (bank, q, e))
-            out.append((time.perf_counter() - t) * 1000)
+def timed_recalls(dsns: list[str], bank: str, qs: list[tuple[str, str]], rounds: int = 3) -> list[list[float]]:
+    """Milliseconds of each recall of ``qs`` in ``bank`` of each database, the databases taking turns
+    query by query (so drift of the machine falls on both alike), after a warm-up round."""
+    conns = [psycopg.connect(dsn, autocommit=True) for dsn in dsns]
+    out: list[list[float]] = [[] for _ in dsns]
+    try:
+        for r in range(rounds + 1):
+            for q, e in qs:
+                for conn, times in zip(conns, out, strict=True):
+                    t = time.perf_counter()
+                    conn.execute(RECALL, (bank, q, e))
+                    if r:
+                        times.append((time.perf_counter() - t) * 1000)
+    finally:
+        for conn in conns:
+            conn.close()
     return out
 
 
@@ -244,6 +251,24 @@ def retain_one(conn: psycopg.Connection[Any], bank: str, rng: random.Random) -> 
     conn.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps([item])))
 
 
+def lock_waits(dsn: str, stop: threading.Event, found: list[float]) -> None:
+    """Until ``stop``: sample pg_stat_activity every 5 ms and append to ``found`` the length (ms) of
+    every wait for a heavyweight lock seen (a wait is one backend waiting on a Lock during one query)."""
+    open_waits: dict[tuple[int, Any], float] = {}
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        while not stop.is_set():
+            now = time.perf_counter()
+            waiting = {(pid, started) for pid, started in conn.execute(
+                "SELECT pid, query_start FROM pg_stat_activity WHERE wait_event_type = 'Lock'"
+                " AND datname = current_database()").fetchall()}  # fmt: skip
+            for key in waiting - open_waits.keys():
+                open_waits[key] = now
+            for key in open_waits.keys() - waiting:
+                found.append((now - open_waits.pop(key)) * 1000)
+            time.sleep(0.005)
+    found.extend((time.perf_counter() - t) * 1000 for t in open_waits.values())
+
+
 def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
     """4 sessions retain one unit at a time into small banks, first alone, then while a fifth session
     takes a new bank (hnsw_min_units 1,000) past that threshold in batches of 100."""
@@ -269,16 +294,22 @@ def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
                 grower_times.append(time.perf_counter() - t)
 
     grower = threading.Thread(target=grow)
+    stop, waits = threading.Event(), []
+    sampler = threading.Thread(target=lock_waits, args=(dsn, stop, waits))
+    sampler.start()
     grower.start()
     during = sessions(dsn, 4, 15, others)
     grower.join()
+    stop.set()
+    sampler.join()
     with psycopg.connect(dsn, autocommit=True) as conn:
         units, path = conn.execute(
             "SELECT unit_count, hindsight._semantic_path('crossing') FROM hindsight._bank_counts"
             " WHERE bank_id = 'crossing'"
         ).fetchone()
         conn.execute("SELECT hindsight.delete_bank('crossing')")
-    return {"others_alone": alone, "others_during": during, "crossing_bank_units": units,
+    return {"others_alone": alone, "others_during": during, "lock_waits_seen": len(waits),
+            "longest_lock_wait_ms": round(max(waits, default=0.0), 1), "crossing_bank_units": units,
             "crossing_bank_path": path, "crossing_batches_s": [round(t, 2) for t in grower_times]}  # fmt: skip
 
 
@@ -318,7 +349,7 @@ def main() -> None:
     print("planning (ms):", json.dumps(result["planning_ms"]), "locks held by one recall:",
           result["locks_in_one_recall"], "paths:", result["paths"])  # fmt: skip
 
-    among, by_itself = timed_recalls(big, "large-7", qs), timed_recalls(alone, "large-7", qs)
+    among, by_itself = timed_recalls([big, alone], "large-7", qs)
     result["recall_2000_unit_bank"] = {
         "among_5000_banks": {"p50_ms": round(pct(among, 0.5), 2), "p95_ms": round(pct(among, 0.95), 2)},
         "alone": {"p50_ms": round(pct(by_itself, 0.5), 2), "p95_ms": round(pct(by_itself, 0.95), 2)},
