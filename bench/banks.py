@@ -144,7 +144,10 @@ def planning_ms(conn: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]
 
 
 def design_evaluation(admin_dsn: str) -> dict[str, Any]:
-    """1,500 banks of 6 units: a partial HNSW index per bank against one shared index, same rows."""
+    """1,500 banks of 6 units, the same rows three ways: a partial HNSW index per bank, one shared index,
+    and 16 hash partitions by bank with an HNSW index each. Planning and locks of a one-bank query with
+    the bank id a constant (custom plan) and a parameter (generic plan, as a PL/pgSQL function's
+    statements get after five calls)."""
     name = "hindsight_bench_design"
     with psycopg.connect(admin_dsn, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -158,10 +161,20 @@ def design_evaluation(admin_dsn: str) -> dict[str, Any]:
         conn.execute("CREATE TABLE units (bank_id text, id int, embedding vector(384), PRIMARY KEY (bank_id, id))")
         conn.execute(f"INSERT INTO units SELECT 'b' || b, g, {vector_sql('g')} FROM generate_series(1, 1500) b,"
                      " generate_series(1, 6) g")  # fmt: skip
-        query = "SELECT id FROM units WHERE bank_id = 'b7' ORDER BY embedding <=> %s::vector LIMIT 10"
-        for design in ("partial", "shared"):
+        conn.execute("CREATE TABLE units_hash (bank_id text, id int, embedding vector(384), PRIMARY KEY (bank_id, id))"
+                     " PARTITION BY HASH (bank_id)")  # fmt: skip
+        for k in range(16):
+            conn.execute(
+                f"CREATE TABLE units_hash_{k} PARTITION OF units_hash FOR VALUES WITH (MODULUS 16, REMAINDER {k})"
+            )
+        conn.execute("INSERT INTO units_hash SELECT * FROM units")
+        for design in ("partial", "shared", "hash partitions"):
+            table = "units_hash" if design == "hash partitions" else "units"
+            query = f"SELECT id FROM {table} WHERE bank_id = 'b7' ORDER BY embedding <=> %s::vector LIMIT 10"
             started = time.perf_counter()
-            if design == "partial":
+            if design == "hash partitions":
+                conn.execute("CREATE INDEX ON units_hash USING hnsw (embedding vector_cosine_ops)")
+            elif design == "partial":
                 for b in range(1, 1501):
                     conn.execute(f"CREATE INDEX units_b{b} ON units USING hnsw (embedding vector_cosine_ops)"
                                  f" WHERE bank_id = 'b{b}'")  # fmt: skip
@@ -176,7 +189,16 @@ def design_evaluation(admin_dsn: str) -> dict[str, Any]:
             with conn.transaction():
                 conn.execute(query, (q,)).fetchall()
                 locks = conn.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()").fetchone()[0]
-            out[design] = {"planning_ms": statistics.median(plans), "locks": locks, "index_build_s": round(build, 1)}
+            conn.execute(f"PREPARE one_bank (text, vector) AS SELECT id FROM {table} WHERE bank_id = $1"
+                         " ORDER BY embedding <=> $2 LIMIT 10")  # fmt: skip
+            conn.execute("SET plan_cache_mode = force_generic_plan")
+            with conn.transaction():
+                conn.execute(f"EXECUTE one_bank('b7', '{q}')").fetchall()  # a utility statement takes no parameters
+                generic = conn.execute("SELECT count(*) FROM pg_locks WHERE pid = pg_backend_pid()").fetchone()[0]
+            conn.execute("RESET plan_cache_mode")
+            conn.execute("DEALLOCATE one_bank")
+            out[design] = {"planning_ms": statistics.median(plans), "locks": locks, "locks_generic_plan": generic,
+                           "index_build_s": round(build, 1)}  # fmt: skip
     with psycopg.connect(admin_dsn, autocommit=True) as admin:
         admin.execute(f'DROP DATABASE "{name}" WITH (FORCE)')
     return out
