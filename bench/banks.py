@@ -336,10 +336,16 @@ def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(
+        description=__doc__ + "\nA first run takes about 15 minutes (it builds the two databases, "
+        f"{BIG_DB} and {ALONE_DB}, on the server); later runs about 5.",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("--dsn", help="a database of the server to use (default: the embedded server)")
     parser.add_argument("--seconds", type=float, default=60, help="length of the concurrent phases (default 60)")
-    parser.add_argument("--out", default="bench/results/banks.json")
+    parser.add_argument(
+        "--out", default="bench/results/banks.json", help="where the figures go as JSON (default: %(default)s)"
+    )
     parser.add_argument("--rebuild", action="store_true",
                         help="build the databases again (after a change to the extension's functions)")  # fmt: skip
     parser.add_argument("--skip-design", action="store_true", help="skip the design comparison (1,500 partial indexes)")

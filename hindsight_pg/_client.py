@@ -8,6 +8,7 @@ the pipeline.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import json
 import os
@@ -312,14 +313,15 @@ class Client:
     def retain_batch(
         self,
         bank_id: str,
-        items: Iterable[MemoryItem | Mapping[str, Any]],
+        items: Iterable[MemoryItem | Mapping[str, Any] | str],
         *,
         progress: Callable[[int], None] | None = None,
         create_bank: bool = False,
     ) -> RetainResult:
         """Retain many items in one transaction: all are stored, or none.
 
-        Each item (a :class:`MemoryItem` or a mapping with its fields) is cleaned
+        Each item (a :class:`MemoryItem`, a mapping with its fields, or a string: its
+        content) is cleaned
         (NUL bytes dropped, lone surrogates replaced by U+FFFD) and split into
         chunks of at most 3,000 characters (paragraph, sentence, then word
         boundaries). The bank's extractor (config ``extractor``: ``offline`` by
@@ -385,12 +387,19 @@ class Client:
                   for m in dedupe.merges]  # fmt: skip
         return RetainResult(bank_id, document_ids, unit_ids, merged)
 
-    def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any]) -> dict[str, Any]:
-        if isinstance(item, Mapping):
+    def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any] | str) -> dict[str, Any]:
+        if isinstance(item, str):
+            item = MemoryItem(item)
+        elif isinstance(item, Mapping):
             try:
                 item = MemoryItem(**item)
             except TypeError as exc:
-                raise InvalidInputError(f"item {index}: {exc}") from None
+                fields = ", ".join(f.name for f in dataclasses.fields(MemoryItem))
+                raise InvalidInputError(f"item {index}: {exc}", hint=f"An item's fields: {fields}.") from None
+        elif not isinstance(item, MemoryItem):
+            raise InvalidInputError(
+                f"item {index}: expected a MemoryItem, a mapping of its fields or a string, not {type(item).__name__}"
+            )
         label = f"item {index}"
         if not isinstance(item.content, str):
             raise InvalidInputError(f"{label}: content must be a string, not {type(item.content).__name__}")

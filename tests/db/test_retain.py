@@ -139,6 +139,20 @@ def test_blank_or_punctuation_only_content_is_rejected(client, db, content):
     assert counts(db, "b") == (0, 0, 0, 0, 0)
 
 
+def test_retain_batch_takes_strings_and_names_a_bad_item(client, db):
+    client.create_bank("b")
+    result = client.retain_batch("b", ["Ana adopted a grey cat named Miso.", {"content": "Bo sold his bike."}])
+    assert len(result.unit_ids) == 2 and len(result.document_ids) == 2
+    with pytest.raises(
+        InvalidInputError, match="item 1: expected a MemoryItem, a mapping of its fields or a string, not int"
+    ):
+        client.retain_batch("b", ["Fine.", 42])
+    with pytest.raises(InvalidInputError, match="unexpected keyword argument 'text'") as caught:
+        client.retain_batch("b", [{"text": "Ana runs."}])
+    assert caught.value.hint is not None and "content" in caught.value.hint
+    assert counts(db, "b")[0] == 2  # the refused calls stored nothing
+
+
 def test_sql_retain_rejects_punctuation_only_text(db):
     bank(db, "b")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match=r"item 0, unit 0: content is blank") as info:
