@@ -92,6 +92,18 @@ COMMENT ON FUNCTION hindsight._facts_compatible(text, text[], text, text[]) IS
     'amounts, versions, ids), date words, negations and entities are equal (hindsight_pl.signature, the guard '
     'of retain''s deduplication, without the occurred dates). Case and punctuation are ignored.';
 
+CREATE OR REPLACE FUNCTION hindsight._unit_entity_names(bank_id text, unit_id uuid)
+RETURNS text[]
+LANGUAGE sql STABLE
+AS $$
+    SELECT ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
+                 JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
+                 WHERE ue.bank_id = _unit_entity_names.bank_id AND ue.unit_id = _unit_entity_names.unit_id
+                 ORDER BY e.canonical_name)
+$$;
+COMMENT ON FUNCTION hindsight._unit_entity_names(text, uuid) IS
+    'The canonical names of the entities a memory unit mentions, sorted.';
+
 CREATE OR REPLACE FUNCTION hindsight._group_observations(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpgsql
@@ -194,17 +206,13 @@ BEGIN
     FOR obs IN SELECT o.id, o.embedding FROM hindsight.memory_units o
                WHERE o.bank_id = _group_observations.bank_id AND o.id = ANY (created || updated) ORDER BY o.created_at, o.id LOOP
         CONTINUE WHEN obs.id = ANY (merged);
+        -- (obs's text and entities as they are now: an earlier merge may have kept it and changed both)
         SELECT o.id INTO twin FROM hindsight.memory_units o, hindsight.memory_units me
         WHERE o.bank_id = _group_observations.bank_id AND o.fact_type = 'observation' AND o.id <> obs.id
           AND NOT o.id = ANY (merged) AND (o.embedding <=> obs.embedding) <= 1 - merge_at
           AND me.bank_id = o.bank_id AND me.id = obs.id
-          AND hindsight._facts_compatible(
-                  o.text, ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
-                                JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
-                                WHERE ue.bank_id = o.bank_id AND ue.unit_id = o.id),
-                  me.text, ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
-                                 JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
-                                 WHERE ue.bank_id = me.bank_id AND ue.unit_id = me.id))
+          AND hindsight._facts_compatible(o.text, hindsight._unit_entity_names(o.bank_id, o.id),
+                                          me.text, hindsight._unit_entity_names(me.bank_id, me.id))
         ORDER BY o.embedding <=> obs.embedding, o.id LIMIT 1;
         CONTINUE WHEN twin IS NULL;
         SELECT CASE WHEN a.created_at <= b.created_at THEN a.id ELSE b.id END,
