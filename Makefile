@@ -93,11 +93,15 @@ $(FROZEN_SCRIPTS): build/%: sql/releases/% Makefile
 ifdef PGXS_MODE
 EXTENSION = hindsight_pg
 DATA_built = $(ALL_SCRIPTS)
+# one C function, the row-level security check (src/hindsight_pg.c)
+MODULE_big = hindsight_pg
+OBJS = src/hindsight_pg.o
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 else
 
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
+PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
 .PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate bench-banks clean
 
@@ -137,8 +141,10 @@ pgvector: system-packages
 # Extension files (PGXS) and the in-database Python, each only when changed,
 # so `make test` can run it every time.
 install-extension: $(ALL_SCRIPTS) python-lib
+	@$(MAKE) -s PGXS_MODE=1 all
 	@same=yes; for f in hindsight_pg.control $(ALL_SCRIPTS); do \
 	  cmp -s $$f $(SHAREDIR)/extension/$$(basename $$f) || same=no; done; \
+	cmp -s hindsight_pg.so $(PKGLIBDIR)/hindsight_pg.so || same=no; \
 	if [ $$same = yes ]; then \
 	  echo "[install] extension hindsight_pg $(VERSION): up to date"; \
 	else echo "[install] extension hindsight_pg $(VERSION): installing into $(SHAREDIR)/extension"; \
@@ -241,6 +247,6 @@ lint: $(VENV)/.installed
 	$(VENV)/bin/mypy
 
 clean:
-	rm -rf build
+	rm -rf build hindsight_pg.so src/*.o src/*.bc
 
 endif

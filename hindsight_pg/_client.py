@@ -273,7 +273,7 @@ class Client:
     def _banks(self, where: str, params: tuple[Any, ...]) -> list[Bank]:
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
-                "SELECT b.bank_id, b.name, hindsight.bank_config(b.bank_id) AS config, b.created_at,"
+                "SELECT b.bank_id, b.name, hindsight._merge_config(b.config) AS config, b.created_at,"
                 " coalesce(c.unit_count, 0) AS unit_count"
                 " FROM hindsight.banks b LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id"
                 f" {where} ORDER BY b.bank_id",

@@ -11,6 +11,7 @@ CREATE OR REPLACE FUNCTION hindsight._semantic_arm(
 )
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 SET hnsw.ef_search = 40
 SET hnsw.iterative_scan = off
@@ -82,24 +83,30 @@ CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
     recall_budget int
 )
 RETURNS hindsight._arm_hit[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
+#variable_conflict use_column
+BEGIN
     -- Ties are frequent (ts_rank_cd knows no term rarity: a speaker's name matches
     -- half a conversation). They go to the longer text, then by text, so the order
     -- does not depend on random unit ids. Longer first, because a longer memory
     -- says more: on the LoCoMo dev split (760 questions) Recall@10 of the full
     -- pipeline is 0.659 with longer-first and 0.601 with shorter-first.
-    SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-    FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len DESC, n.text, n.id)::int AS rn
-          FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
-                       length(u.text) AS len, u.text
-                FROM hindsight.memory_units u
-                WHERE u.bank_id = _keyword_arm.bank_id
-                  AND u.search_vector @@ keyword_query
-                  AND (types IS NULL OR u.fact_type = ANY (types))
-                  AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
-                ORDER BY 2 DESC, 3 DESC, 4, u.id
-                LIMIT recall_budget) n) s
+    RETURN (
+        SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+        FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len DESC, n.text, n.id)::int AS rn
+              FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
+                           length(u.text) AS len, u.text
+                    FROM hindsight.memory_units u
+                    WHERE u.bank_id = _keyword_arm.bank_id
+                      AND u.search_vector @@ keyword_query
+                      AND (types IS NULL OR u.fact_type = ANY (types))
+                      AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
+                    ORDER BY 2 DESC, 3 DESC, 4, u.id
+                    LIMIT recall_budget) n) s
+    );
+END
 $$;
 COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int) IS
     'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the longer '
@@ -115,8 +122,11 @@ CREATE OR REPLACE FUNCTION hindsight._bm25_arm(
     config jsonb
 )
 RETURNS hindsight._arm_hit[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
+#variable_conflict use_column
+BEGIN
     -- Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
     -- BM25 and Beyond", 2009) from the bank's term statistics:
     --   score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
@@ -125,43 +135,46 @@ AS $$
     -- Only the postings of those terms are read. Ties go to the longer unit.
     -- The constants are folded per term first, so each posting costs one
     -- multiply-add and one division.
-    WITH params AS (
-        SELECT (config->>'bm25_k1')::float8 AS k1, (config->>'bm25_b')::float8 AS b,
-               c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
-        FROM hindsight._bank_counts c WHERE c.bank_id = _bm25_arm.bank_id
-    ),
-    q AS (
-        SELECT t.term,
-               ln(1 + (p.n - t.df + 0.5) / (t.df + 0.5)) * (p.k1 + 1) AS weight,  -- idf * (k1 + 1)
-               p.k1 * (1 - p.b) AS base,                                        -- k1 * (1 - b)
-               p.k1 * p.b / greatest(p.avgdl, 1e-9) AS per_length              -- k1 * b / avgdl
-        FROM hindsight._bm25_terms t, params p
-        WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
-        ORDER BY t.df, t.term
-        LIMIT (config->>'bm25_max_terms')::int
-    ),
-    scored AS (
-        SELECT p.unit_id, sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) AS score,
-               max(p.doc_length) AS doc_length
-        FROM q
-        JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
-        GROUP BY p.unit_id
-    ),
-    top AS (  -- a top-N sort: the ranks are numbered after the LIMIT
-        SELECT sc.unit_id, sc.score, sc.doc_length
-        FROM scored sc
-        WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
-           OR EXISTS (SELECT FROM hindsight.memory_units u
-                      WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
-                        AND (types IS NULL OR u.fact_type = ANY (types))
-                        AND hindsight._tags_match(u.tags, _bm25_arm.tags, tags_match))
-        ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
-        LIMIT recall_budget
-    )
-    SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
-    FROM (SELECT t.unit_id, t.score,
-                 row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, t.unit_id)::int AS rn
-          FROM top t) r
+    RETURN (
+        WITH params AS (
+            SELECT (config->>'bm25_k1')::float8 AS k1, (config->>'bm25_b')::float8 AS b,
+                   c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
+            FROM hindsight._bank_counts c WHERE c.bank_id = _bm25_arm.bank_id
+        ),
+        q AS (
+            SELECT t.term,
+                   ln(1 + (p.n - t.df + 0.5) / (t.df + 0.5)) * (p.k1 + 1) AS weight,  -- idf * (k1 + 1)
+                   p.k1 * (1 - p.b) AS base,                                        -- k1 * (1 - b)
+                   p.k1 * p.b / greatest(p.avgdl, 1e-9) AS per_length              -- k1 * b / avgdl
+            FROM hindsight._bm25_terms t, params p
+            WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
+            ORDER BY t.df, t.term
+            LIMIT (config->>'bm25_max_terms')::int
+        ),
+        scored AS (
+            SELECT p.unit_id, sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) AS score,
+                   max(p.doc_length) AS doc_length
+            FROM q
+            JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
+            GROUP BY p.unit_id
+        ),
+        top AS (  -- a top-N sort: the ranks are numbered after the LIMIT
+            SELECT sc.unit_id, sc.score, sc.doc_length
+            FROM scored sc
+            WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
+               OR EXISTS (SELECT FROM hindsight.memory_units u
+                          WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
+                            AND (types IS NULL OR u.fact_type = ANY (types))
+                            AND hindsight._tags_match(u.tags, _bm25_arm.tags, tags_match))
+            ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
+            LIMIT recall_budget
+        )
+        SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
+        FROM (SELECT t.unit_id, t.score,
+                     row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, t.unit_id)::int AS rn
+              FROM top t) r
+    );
+END
 $$;
 COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
     'Keyword arm, bm25 backend: Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0.75, idf = ln(1 + (N - df + 0.5) / '
@@ -180,74 +193,79 @@ CREATE OR REPLACE FUNCTION hindsight._graph_expand(
     max_entity_units float8
 )
 RETURNS TABLE (unit_id uuid, shared_entities int, semantic_weight float8, causal_weight float8)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
+#variable_conflict use_column
+BEGIN
     -- One hop from from_ids, three ways, each limited to recall_budget candidates:
     -- units sharing entities (at most entity_fanout units per entity, counted as
     -- distinct shared entities), semantic links in both directions (highest
     -- weight), outgoing causal links (highest weight). An entity linked to more
     -- than max_entity_units units is common (a speaker on every turn, the user
     -- in every fact) and is not evidence of anything: it is not followed.
-    WITH seed_entities AS (
-        SELECT DISTINCT ue.entity_id
-        FROM hindsight.unit_entities ue
-        JOIN hindsight.entities en ON en.bank_id = ue.bank_id AND en.id = ue.entity_id
-        WHERE ue.bank_id = _graph_expand.bank_id AND ue.unit_id = ANY (from_ids)
-          AND en.mention_count <= max_entity_units
-    ),
-    by_entity AS (
-        -- each entity lists a unit once, so count(*) counts distinct shared entities
-        SELECT x.unit_id, count(*)::int AS shared
-        FROM seed_entities e
-        CROSS JOIN LATERAL (
-            SELECT ue.unit_id FROM hindsight.unit_entities ue
-            WHERE ue.bank_id = _graph_expand.bank_id AND ue.entity_id = e.entity_id
-              AND NOT ue.unit_id = ANY (exclude_ids)
-            ORDER BY ue.unit_id
-            LIMIT entity_fanout) x
-        GROUP BY x.unit_id
-    ),
-    entity_hits AS (
-        SELECT b.unit_id, b.shared
-        FROM by_entity b
-        WHERE (types IS NULL AND coalesce(cardinality(_graph_expand.tags), 0) = 0)
-           OR EXISTS (SELECT FROM hindsight.memory_units u
-                      WHERE u.bank_id = _graph_expand.bank_id AND u.id = b.unit_id
-                        AND (types IS NULL OR u.fact_type = ANY (types))
-                        AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match))
-        ORDER BY b.shared DESC, b.unit_id
-        LIMIT recall_budget
-    ),
-    semantic_hits AS (
-        SELECT n.unit_id, max(n.weight) AS weight
-        FROM (SELECT l.to_unit_id AS unit_id, l.weight FROM hindsight.memory_links l
-              WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.from_unit_id = ANY (from_ids)
-              UNION ALL
-              SELECT l.from_unit_id, l.weight FROM hindsight.memory_links l
-              WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.to_unit_id = ANY (from_ids)) n
-        JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = n.unit_id
-        WHERE NOT n.unit_id = ANY (exclude_ids)
-          AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
-        GROUP BY n.unit_id
-        ORDER BY 2 DESC, 1
-        LIMIT recall_budget
-    ),
-    causal_hits AS (
-        SELECT l.to_unit_id AS unit_id, max(l.weight) AS weight
-        FROM hindsight.memory_links l
-        JOIN hindsight.memory_units u ON u.bank_id = l.bank_id AND u.id = l.to_unit_id
-        WHERE l.bank_id = _graph_expand.bank_id AND l.from_unit_id = ANY (from_ids)
-          AND l.link_type IN ('causes', 'caused_by', 'enables', 'prevents')
-          AND NOT l.to_unit_id = ANY (exclude_ids)
-          AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
-        GROUP BY l.to_unit_id
-        ORDER BY 2 DESC, 1
-        LIMIT recall_budget
-    )
-    SELECT unit_id, coalesce(e.shared, 0), coalesce(s.weight, 0.0), coalesce(c.weight, 0.0)
-    FROM entity_hits e
-    FULL JOIN semantic_hits s USING (unit_id)
-    FULL JOIN causal_hits c USING (unit_id)
+    RETURN QUERY
+        WITH seed_entities AS (
+            SELECT DISTINCT ue.entity_id
+            FROM hindsight.unit_entities ue
+            JOIN hindsight.entities en ON en.bank_id = ue.bank_id AND en.id = ue.entity_id
+            WHERE ue.bank_id = _graph_expand.bank_id AND ue.unit_id = ANY (from_ids)
+              AND en.mention_count <= max_entity_units
+        ),
+        by_entity AS (
+            -- each entity lists a unit once, so count(*) counts distinct shared entities
+            SELECT x.unit_id, count(*)::int AS shared
+            FROM seed_entities e
+            CROSS JOIN LATERAL (
+                SELECT ue.unit_id FROM hindsight.unit_entities ue
+                WHERE ue.bank_id = _graph_expand.bank_id AND ue.entity_id = e.entity_id
+                  AND NOT ue.unit_id = ANY (exclude_ids)
+                ORDER BY ue.unit_id
+                LIMIT entity_fanout) x
+            GROUP BY x.unit_id
+        ),
+        entity_hits AS (
+            SELECT b.unit_id, b.shared
+            FROM by_entity b
+            WHERE (types IS NULL AND coalesce(cardinality(_graph_expand.tags), 0) = 0)
+               OR EXISTS (SELECT FROM hindsight.memory_units u
+                          WHERE u.bank_id = _graph_expand.bank_id AND u.id = b.unit_id
+                            AND (types IS NULL OR u.fact_type = ANY (types))
+                            AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match))
+            ORDER BY b.shared DESC, b.unit_id
+            LIMIT recall_budget
+        ),
+        semantic_hits AS (
+            SELECT n.unit_id, max(n.weight) AS weight
+            FROM (SELECT l.to_unit_id AS unit_id, l.weight FROM hindsight.memory_links l
+                  WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.from_unit_id = ANY (from_ids)
+                  UNION ALL
+                  SELECT l.from_unit_id, l.weight FROM hindsight.memory_links l
+                  WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.to_unit_id = ANY (from_ids)) n
+            JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = n.unit_id
+            WHERE NOT n.unit_id = ANY (exclude_ids)
+              AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+            GROUP BY n.unit_id
+            ORDER BY 2 DESC, 1
+            LIMIT recall_budget
+        ),
+        causal_hits AS (
+            SELECT l.to_unit_id AS unit_id, max(l.weight) AS weight
+            FROM hindsight.memory_links l
+            JOIN hindsight.memory_units u ON u.bank_id = l.bank_id AND u.id = l.to_unit_id
+            WHERE l.bank_id = _graph_expand.bank_id AND l.from_unit_id = ANY (from_ids)
+              AND l.link_type IN ('causes', 'caused_by', 'enables', 'prevents')
+              AND NOT l.to_unit_id = ANY (exclude_ids)
+              AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+            GROUP BY l.to_unit_id
+            ORDER BY 2 DESC, 1
+            LIMIT recall_budget
+        )
+        SELECT unit_id, coalesce(e.shared, 0), coalesce(s.weight, 0.0), coalesce(c.weight, 0.0)
+        FROM entity_hits e
+        FULL JOIN semantic_hits s USING (unit_id)
+        FULL JOIN causal_hits c USING (unit_id);
+END
 $$;
 COMMENT ON FUNCTION hindsight._graph_expand(text, uuid[], uuid[], text[], text[], text, int, int, float8) IS
     'One hop of the graph arm from from_ids (excluding exclude_ids): per reached unit, the number of distinct '
@@ -267,6 +285,7 @@ CREATE OR REPLACE FUNCTION hindsight._graph_arm(
 )
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -351,6 +370,7 @@ CREATE OR REPLACE FUNCTION hindsight._temporal_arm(
 )
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -426,6 +446,7 @@ CREATE OR REPLACE FUNCTION hindsight._temporal_spread(
 )
 RETURNS TABLE (unit_id uuid, score float8, reached int)
 LANGUAGE plpython3u STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 import json
@@ -464,25 +485,30 @@ CREATE OR REPLACE FUNCTION hindsight._temporal_links(
     min_weight float8
 )
 RETURNS TABLE (from_unit_id text, to_unit_id text, link_type text, weight float8, proximity float8)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
+#variable_conflict use_column
+BEGIN
     -- For each unit of from_ids, its links_per_node strongest outgoing temporal
     -- and causal links of weight >= min_weight, to units that pass the filters;
     -- proximity is NULL for a target without any date.
-    SELECT l.from_unit_id::text, l.to_unit_id::text, l.link_type, l.weight,
-           CASE WHEN u.occurred_start IS NULL AND u.occurred_end IS NULL AND u.mentioned_at IS NULL THEN NULL
-                ELSE hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
-                                          temporal_window) END
-    FROM unnest(from_ids) AS f(id)
-    CROSS JOIN LATERAL (
-        SELECT m.from_unit_id, m.to_unit_id, m.link_type, m.weight FROM hindsight.memory_links m
-        WHERE m.bank_id = _temporal_links.bank_id AND m.from_unit_id = f.id
-          AND m.link_type IN ('temporal', 'causes', 'caused_by', 'enables', 'prevents') AND m.weight >= min_weight
-        ORDER BY m.weight DESC, m.to_unit_id
-        LIMIT links_per_node) l
-    JOIN hindsight.memory_units u ON u.bank_id = _temporal_links.bank_id AND u.id = l.to_unit_id
-    WHERE (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _temporal_links.tags, tags_match)
-    ORDER BY l.from_unit_id, l.weight DESC, l.to_unit_id
+    RETURN QUERY
+        SELECT l.from_unit_id::text, l.to_unit_id::text, l.link_type, l.weight,
+               CASE WHEN u.occurred_start IS NULL AND u.occurred_end IS NULL AND u.mentioned_at IS NULL THEN NULL
+                    ELSE hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
+                                              temporal_window) END
+        FROM unnest(from_ids) AS f(id)
+        CROSS JOIN LATERAL (
+            SELECT m.from_unit_id, m.to_unit_id, m.link_type, m.weight FROM hindsight.memory_links m
+            WHERE m.bank_id = _temporal_links.bank_id AND m.from_unit_id = f.id
+              AND m.link_type IN ('temporal', 'causes', 'caused_by', 'enables', 'prevents') AND m.weight >= min_weight
+            ORDER BY m.weight DESC, m.to_unit_id
+            LIMIT links_per_node) l
+        JOIN hindsight.memory_units u ON u.bank_id = _temporal_links.bank_id AND u.id = l.to_unit_id
+        WHERE (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _temporal_links.tags, tags_match)
+        ORDER BY l.from_unit_id, l.weight DESC, l.to_unit_id;
+END
 $$;
 COMMENT ON FUNCTION hindsight._temporal_links(text, uuid[], tstzrange, text[], text[], text, int, float8) IS
     'Links the temporal arm spreads along: per source unit its strongest outgoing temporal/causal links '

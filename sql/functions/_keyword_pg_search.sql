@@ -6,6 +6,7 @@
 CREATE OR REPLACE FUNCTION hindsight.enable_pg_search(tokenizer text DEFAULT 'default')
 RETURNS text
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
@@ -40,6 +41,7 @@ CREATE OR REPLACE FUNCTION hindsight._pg_search_arm(
 )
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

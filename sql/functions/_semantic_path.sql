@@ -16,15 +16,21 @@
 
 CREATE OR REPLACE FUNCTION hindsight._semantic_path(bank_id text)
 RETURNS text
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT CASE WHEN n.units >= (hindsight.bank_config(_semantic_path.bank_id)->>'hnsw_min_units')::bigint
-                 AND n.units >= 0.1 * (SELECT greatest(c.reltuples, 1) FROM pg_catalog.pg_class c
-                                       WHERE c.oid = 'hindsight.memory_units'::regclass)
-                THEN 'hnsw' ELSE 'exact' END
-    FROM (SELECT coalesce((SELECT b.unit_count FROM hindsight._bank_counts b
-                           WHERE b.bank_id = _semantic_path.bank_id), 0) AS units) n
+DECLARE
+    min_units bigint := (hindsight.bank_config(_semantic_path.bank_id)->>'hnsw_min_units')::bigint;
+    units bigint;
+BEGIN
+    -- the config first: on Citus a query on a distributed table may not call a function that reads one
+    units := coalesce((SELECT b.unit_count FROM hindsight._bank_counts b WHERE b.bank_id = _semantic_path.bank_id), 0);
+    RETURN CASE WHEN units >= min_units
+                 AND units >= 0.1 * (SELECT greatest(c.reltuples, 1) FROM pg_catalog.pg_class c
+                                     WHERE c.oid = 'hindsight.memory_units'::regclass)
+                THEN 'hnsw' ELSE 'exact' END;
+END
 $$;
 COMMENT ON FUNCTION hindsight._semantic_path(text) IS
     'How the vector searches of a bank run: ''hnsw'' (the shared HNSW index, iterative scan) when the bank holds at '

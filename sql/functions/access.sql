@@ -1,4 +1,87 @@
--- Granting and revoking access to banks (row-level security, sql/schema/004-security.sql).
+-- Bank access: who may use a bank (hindsight._bank_level), the row-level security policies
+-- that ask it (sql/schema/004-security.sql enables them), granting and revoking.
+
+CREATE OR REPLACE FUNCTION hindsight._bank_level(bank_id text, role name)
+RETURNS int
+LANGUAGE plpgsql STABLE PARALLEL SAFE
+SECURITY DEFINER
+SET search_path = pg_catalog, pg_temp
+-- On Citus the policies run on the workers, inside the shard query: this function's two
+-- lookups name one bank, so they read the bank's colocated shards on the same worker, which
+-- Citus runs only when allowed to nest (docs/scale-out.md). A placeholder without Citus.
+SET citus.allow_nested_distributed_execution = on
+AS $$
+#variable_conflict use_column
+BEGIN
+    -- 3 (admin) when role, or a role it is a member of, created the bank; else its best grant
+    -- (1 read, 2 write, 3 admin); 0 for none. The roles are matched by oid (pg_has_role on a
+    -- dropped creator's name would raise).
+    RETURN (
+        SELECT greatest(
+            (SELECT 3 FROM hindsight.banks b JOIN pg_catalog.pg_roles r ON r.rolname = b.created_by
+             WHERE b.bank_id = _bank_level.bank_id AND pg_catalog.pg_has_role(_bank_level.role, r.oid, 'MEMBER')),
+            (SELECT max(hindsight._privilege_level(m.privilege))
+             FROM hindsight.bank_members m JOIN pg_catalog.pg_roles r ON r.rolname = m.role_name
+             WHERE m.bank_id = _bank_level.bank_id AND pg_catalog.pg_has_role(_bank_level.role, r.oid, 'MEMBER')),
+            0)
+    );
+END
+$$;
+COMMENT ON FUNCTION hindsight._bank_level(text, name) IS
+    'The privilege a role holds on a bank: 3 (admin) for its creator (or a member of the creating role), else the '
+    'best of its grants and those of roles it belongs to (1 read, 2 write, 3 admin), 0 for none or an unknown bank. '
+    'Runs as the extension owner to read the membership; returns a number only.';
+
+CREATE OR REPLACE FUNCTION hindsight._bank_access(bank_id text, role name, privilege int)
+RETURNS bool
+LANGUAGE c STABLE PARALLEL SAFE
+AS 'MODULE_PATHNAME', 'hindsight_bank_access';
+COMMENT ON FUNCTION hindsight._bank_access(text, name, int) IS
+    'Row-level security check (src/hindsight_pg.c): hindsight._bank_level(bank_id, role) >= privilege, asked once '
+    'per bank and role in each statement (the answer is kept for the rest of it). False for NULL arguments.';
+
+-- The policies: read for SELECT, write for changes, admin for the bank row itself. Each is a
+-- function of the row and the session, with no subquery: Citus evaluates policies on the
+-- workers and accepts none with a subquery.
+DO $$
+DECLARE
+    t text;
+BEGIN
+    FOREACH t IN ARRAY ARRAY['documents', 'chunks', 'memory_units', 'entities', 'unit_entities', 'memory_links',
+                             'observation_sources', 'mental_models', '_bank_counts', '_bm25_terms',
+                             '_bm25_postings', '_entity_cooccurrences'] LOOP
+        EXECUTE format('DROP POLICY IF EXISTS bank_read ON hindsight.%I', t);
+        EXECUTE format('DROP POLICY IF EXISTS bank_write ON hindsight.%I', t);
+        EXECUTE format('CREATE POLICY bank_read ON hindsight.%I FOR SELECT'
+                       ' USING (hindsight._bank_access(bank_id, current_user, 1))', t);
+        IF left(t, 1) <> '_' THEN  -- derived tables: written by the triggers only
+            EXECUTE format('CREATE POLICY bank_write ON hindsight.%I FOR ALL'
+                           ' USING (hindsight._bank_access(bank_id, current_user, 2))'
+                           ' WITH CHECK (hindsight._bank_access(bank_id, current_user, 2))', t);
+        END IF;
+    END LOOP;
+    DROP POLICY IF EXISTS bank_read ON hindsight.banks;
+    DROP POLICY IF EXISTS bank_create ON hindsight.banks;
+    DROP POLICY IF EXISTS bank_admin ON hindsight.banks;
+    DROP POLICY IF EXISTS bank_admin_delete ON hindsight.banks;
+    DROP POLICY IF EXISTS member_read ON hindsight.bank_members;
+    DROP POLICY IF EXISTS member_admin ON hindsight.bank_members;
+END
+$$;
+CREATE POLICY bank_read ON hindsight.banks FOR SELECT
+    USING (created_by = current_user OR hindsight._bank_access(bank_id, current_user, 1));
+CREATE POLICY bank_create ON hindsight.banks FOR INSERT
+    WITH CHECK (created_by = current_user);
+CREATE POLICY bank_admin ON hindsight.banks FOR UPDATE
+    USING (hindsight._bank_access(bank_id, current_user, 3))
+    WITH CHECK (hindsight._bank_access(bank_id, current_user, 3));
+CREATE POLICY bank_admin_delete ON hindsight.banks FOR DELETE
+    USING (hindsight._bank_access(bank_id, current_user, 3));
+CREATE POLICY member_read ON hindsight.bank_members FOR SELECT
+    USING (role_name = current_user OR hindsight._bank_access(bank_id, current_user, 3));
+CREATE POLICY member_admin ON hindsight.bank_members FOR ALL
+    USING (hindsight._bank_access(bank_id, current_user, 3))
+    WITH CHECK (hindsight._bank_access(bank_id, current_user, 3));
 
 CREATE OR REPLACE FUNCTION hindsight.grant_bank(
     bank_id text,
@@ -7,6 +90,7 @@ CREATE OR REPLACE FUNCTION hindsight.grant_bank(
 )
 RETURNS void
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
@@ -39,11 +123,12 @@ CREATE OR REPLACE FUNCTION hindsight.revoke_bank(
 )
 RETURNS bool
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
     PERFORM hindsight.bank_config(bank_id);
-    IF NOT bank_id = ANY (hindsight._banks_for(current_user, 'admin')) AND NOT hindsight._is_superuser(current_user) THEN
+    IF hindsight._bank_level(bank_id, current_user) < 3 AND NOT hindsight._is_superuser(current_user) THEN
         RAISE EXCEPTION 'only an admin of bank "%" can revoke access to it', bank_id USING ERRCODE = '42501';
     END IF;
     DELETE FROM hindsight.bank_members m WHERE m.bank_id = revoke_bank.bank_id AND m.role_name = revoke_bank.role;

@@ -253,6 +253,7 @@ CREATE OR REPLACE FUNCTION hindsight.create_bank(
 )
 RETURNS text
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
@@ -277,6 +278,7 @@ COMMENT ON FUNCTION hindsight.create_bank(text, text, jsonb, bool) IS
 CREATE OR REPLACE FUNCTION hindsight.configure_bank(bank_id text, config jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -308,6 +310,7 @@ COMMENT ON FUNCTION hindsight.configure_bank(text, jsonb) IS
 CREATE OR REPLACE FUNCTION hindsight.delete_bank(bank_id text)
 RETURNS bool
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
@@ -320,25 +323,66 @@ COMMENT ON FUNCTION hindsight.delete_bank(text) IS
     'Deletes a bank with all its documents, chunks, memory units, entities and links. '
     'Returns false when there was no such bank.';
 
+CREATE OR REPLACE FUNCTION hindsight._merge_config(own jsonb)
+RETURNS jsonb
+LANGUAGE sql STABLE PARALLEL SAFE
+SET search_path FROM CURRENT
+AS $$
+    -- the defaults, overridden by the bank's own keys; object-valued keys merge one level down
+    SELECT d.defaults || own || coalesce((
+        SELECT jsonb_object_agg(e.key, e.value || (own->e.key))
+        FROM jsonb_each(d.defaults) e
+        WHERE jsonb_typeof(e.value) = 'object' AND own ? e.key), '{}'::jsonb)
+    FROM (SELECT hindsight._default_config() AS defaults) d
+$$;
+COMMENT ON FUNCTION hindsight._merge_config(jsonb) IS
+    'A bank''s effective config from its own (banks.config): hindsight._default_config() overridden by its keys, '
+    'object-valued keys (recall_budgets, ...) merged one level down. Reads no table, so a query may call it per row '
+    'on Citus workers.';
+
 CREATE OR REPLACE FUNCTION hindsight.bank_config(bank_id text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
     own jsonb;
-    defaults jsonb := hindsight._default_config();
 BEGIN
     SELECT b.config INTO own FROM hindsight.banks b WHERE b.bank_id = bank_config.bank_id;
     IF NOT FOUND THEN
         RAISE EXCEPTION 'unknown bank "%"', bank_id
             USING ERRCODE = 'HS404', HINT = 'Create it first with hindsight.create_bank(bank_id => ...).';
     END IF;
-    RETURN defaults || own || coalesce((
-        SELECT jsonb_object_agg(d.key, d.value || (own->d.key))
-        FROM jsonb_each(defaults) d
-        WHERE jsonb_typeof(d.value) = 'object' AND own ? d.key), '{}'::jsonb);
+    RETURN hindsight._merge_config(own);
 END
 $$;
 COMMENT ON FUNCTION hindsight.bank_config(text) IS
     'The effective config of a bank (defaults overridden by its own keys). Raises HS404 for an unknown bank.';
+
+-- Every bank config is validated, however it is written (create_bank, UPDATE, a restore). A row
+-- trigger that reads no table: on Citus it runs on the worker holding the bank's row.
+CREATE OR REPLACE FUNCTION hindsight._banks_config_checked()
+RETURNS trigger
+LANGUAGE plpgsql
+SET search_path = pg_catalog, pg_temp
+AS $$
+BEGIN
+    IF TG_OP = 'INSERT' THEN
+        PERFORM hindsight._check_config(NEW.config);
+    ELSIF NEW.config IS DISTINCT FROM OLD.config THEN
+        -- provider keys a superuser set and this change keeps are not the writer's to answer for
+        PERFORM hindsight._check_config(NEW.config - ARRAY(
+            SELECT k FROM unnest(ARRAY['embedding_provider', 'reranker_provider']) k
+            WHERE NEW.config ? k AND NEW.config->k = OLD.config->k));
+    END IF;
+    RETURN NEW;
+END
+$$;
+COMMENT ON FUNCTION hindsight._banks_config_checked() IS
+    'Trigger: validates a bank''s config with hindsight._check_config on insert and on every config change '
+    '(provider keys left as they were are not checked again, so a bank admin may change other keys of a bank '
+    'whose provider a superuser set).';
+
+CREATE OR REPLACE TRIGGER banks_config_checked BEFORE INSERT OR UPDATE OF config ON hindsight.banks
+    FOR EACH ROW EXECUTE FUNCTION hindsight._banks_config_checked();

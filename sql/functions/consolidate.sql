@@ -3,6 +3,7 @@
 CREATE OR REPLACE FUNCTION hindsight._refresh_observation(bank_id text, observation_id uuid)
 RETURNS void
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -94,12 +95,18 @@ COMMENT ON FUNCTION hindsight._facts_compatible(text, text[], text, text[]) IS
 
 CREATE OR REPLACE FUNCTION hindsight._unit_entity_names(bank_id text, unit_id uuid)
 RETURNS text[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 AS $$
-    SELECT ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
-                 JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
-                 WHERE ue.bank_id = _unit_entity_names.bank_id AND ue.unit_id = _unit_entity_names.unit_id
-                 ORDER BY e.canonical_name)
+#variable_conflict use_column
+BEGIN
+    RETURN (
+        SELECT ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
+                     JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
+                     WHERE ue.bank_id = _unit_entity_names.bank_id AND ue.unit_id = _unit_entity_names.unit_id
+                     ORDER BY e.canonical_name)
+    );
+END
 $$;
 COMMENT ON FUNCTION hindsight._unit_entity_names(text, uuid) IS
     'The canonical names of the entities a memory unit mentions, sorted.';
@@ -107,6 +114,7 @@ COMMENT ON FUNCTION hindsight._unit_entity_names(text, uuid) IS
 CREATE OR REPLACE FUNCTION hindsight._group_observations(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
@@ -255,14 +263,19 @@ proof_count). HS404 unknown bank. docs/observations.md.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._observation_facts(bank_id text, observation_id uuid)
 RETURNS TABLE (unit_id uuid, text text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT u.id, u.text
-    FROM hindsight.observation_sources s
-    JOIN hindsight.memory_units u ON u.bank_id = s.bank_id AND u.id = s.unit_id
-    WHERE s.bank_id = _observation_facts.bank_id AND s.observation_id = _observation_facts.observation_id
-    ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+        SELECT u.id, u.text
+        FROM hindsight.observation_sources s
+        JOIN hindsight.memory_units u ON u.bank_id = s.bank_id AND u.id = s.unit_id
+        WHERE s.bank_id = _observation_facts.bank_id AND s.observation_id = _observation_facts.observation_id
+        ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id;
+END
 $$;
 COMMENT ON FUNCTION hindsight._observation_facts(text, uuid) IS
     'The facts an observation rests on (hindsight.observation_sources), oldest first: (unit_id, text).';
@@ -276,6 +289,7 @@ CREATE OR REPLACE FUNCTION hindsight._write_observation(
 )
 RETURNS int
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
@@ -318,6 +332,7 @@ COMMENT ON FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text)
 CREATE OR REPLACE FUNCTION hindsight._consolidate_with_llm(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
 AS $$
 import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
@@ -348,6 +363,7 @@ COMMENT ON FUNCTION hindsight._consolidate_with_llm(text) IS
 CREATE OR REPLACE FUNCTION hindsight.consolidate(bank_id text, use_llm bool DEFAULT true)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

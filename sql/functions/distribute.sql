@@ -30,6 +30,9 @@ BEGIN
     IF shard_count IS NULL OR shard_count < 1 THEN
         RAISE EXCEPTION 'shard_count must be >= 1, got %', shard_count USING ERRCODE = '22023';
     END IF;
+    -- The triggers (sql/functions/_derived.sql) keep to the bank's colocated shards, which is
+    -- what Citus allows a trigger; it distributes a table with triggers only when told so.
+    PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
     -- Every table is distributed by bank_id and colocated with banks, so a bank's
     -- rows, its statistics and its links live on one worker and every join of the
     -- pipeline (which always equates bank_id) stays on that worker.

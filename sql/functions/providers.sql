@@ -21,6 +21,7 @@ COMMENT ON FUNCTION hindsight._check_provider(jsonb, text) IS
 CREATE OR REPLACE FUNCTION hindsight.set_setting(name text, value jsonb)
 RETURNS jsonb
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
@@ -60,14 +61,20 @@ COMMENT ON FUNCTION hindsight.set_setting(text, jsonb) IS
 
 CREATE OR REPLACE FUNCTION hindsight._setting(name text)
 RETURNS jsonb
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT coalesce(
-        (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
-        CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "all-MiniLM-L6-v2"}'::jsonb
-                  WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb
-                  WHEN 'llm_endpoints' THEN '{"base_urls": []}'::jsonb END)
+#variable_conflict use_column
+BEGIN
+    RETURN (
+        SELECT coalesce(
+            (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
+            CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "all-MiniLM-L6-v2"}'::jsonb
+                      WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb
+                      WHEN 'llm_endpoints' THEN '{"base_urls": []}'::jsonb END)
+    );
+END
 $$;
 COMMENT ON FUNCTION hindsight._setting(text) IS
     'A database-wide setting: its row in hindsight.settings, else the built-in default.';
@@ -95,6 +102,7 @@ COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
 CREATE OR REPLACE FUNCTION hindsight._embed(bank_id text, texts text[], kind text)
 RETURNS vector[]
 LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import providers
@@ -138,6 +146,7 @@ model or URL), 22023 bad kind, HS404 unknown bank.$$;
 CREATE OR REPLACE FUNCTION hindsight._rerank(bank_id text, query text, documents text[])
 RETURNS float8[]
 LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl import providers
@@ -192,6 +201,7 @@ CREATE OR REPLACE FUNCTION hindsight._retain_text(
 )
 RETURNS TABLE (document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
 AS $$
 import json
 from collections import Counter
@@ -259,6 +269,7 @@ CREATE OR REPLACE FUNCTION hindsight.retain_text(
 )
 RETURNS SETOF hindsight.retained_unit
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

@@ -48,6 +48,7 @@ RETURNS TABLE (
     temporal_score float8
 )
 LANGUAGE sql
+SET citus.allow_nested_distributed_execution = on
 AS $$
     WITH c AS MATERIALIZED (
         SELECT ARRAY(SELECT c FROM hindsight.recall_candidates(
@@ -103,6 +104,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
 )
 RETURNS jsonb
 LANGUAGE sql
+SET citus.allow_nested_distributed_execution = on
 AS $$
     WITH r AS MATERIALIZED (
         SELECT * FROM hindsight.recall(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
@@ -130,6 +132,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_chunks(
 )
 RETURNS jsonb
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

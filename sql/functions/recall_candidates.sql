@@ -88,6 +88,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_candidates(
 )
 RETURNS SETOF hindsight.recall_candidate
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

@@ -41,6 +41,7 @@ RETURNS TABLE (
     temporal_score float8
 )
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column

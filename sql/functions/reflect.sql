@@ -4,15 +4,20 @@
 
 CREATE OR REPLACE FUNCTION hindsight._memory_source(bank_id text, memory_id text)
 RETURNS TABLE (id uuid, source text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT u.id, coalesce(c.chunk_text, d.original_text, u.text)
-    FROM hindsight.memory_units u
-    LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id
-    LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id
-    WHERE u.bank_id = _memory_source.bank_id
-      AND u.id = CASE WHEN memory_id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN memory_id::uuid END
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+        SELECT u.id, coalesce(c.chunk_text, d.original_text, u.text)
+        FROM hindsight.memory_units u
+        LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id
+        LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id
+        WHERE u.bank_id = _memory_source.bank_id
+          AND u.id = CASE WHEN memory_id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN memory_id::uuid END;
+END
 $$;
 COMMENT ON FUNCTION hindsight._memory_source(text, text) IS
     'Reflect''s expand tool: the text a memory unit came from (its chunk, else its document, else its own '
@@ -20,14 +25,19 @@ COMMENT ON FUNCTION hindsight._memory_source(text, text) IS
 
 CREATE OR REPLACE FUNCTION hindsight._nearest_mental_models(bank_id text, query_embedding vector, k int DEFAULT 5)
 RETURNS TABLE (id uuid, name text, content text)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT m.id, m.name, m.content
-    FROM hindsight.mental_models m
-    WHERE m.bank_id = _nearest_mental_models.bank_id AND m.embedding IS NOT NULL
-    ORDER BY m.embedding <=> query_embedding, m.name
-    LIMIT k
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
+        SELECT m.id, m.name, m.content
+        FROM hindsight.mental_models m
+        WHERE m.bank_id = _nearest_mental_models.bank_id AND m.embedding IS NOT NULL
+        ORDER BY m.embedding <=> query_embedding, m.name
+        LIMIT k;
+END
 $$;
 COMMENT ON FUNCTION hindsight._nearest_mental_models(text, vector, int) IS
     'Reflect''s search_mental_models tool: the bank''s k refreshed mental models nearest query_embedding '
@@ -69,6 +79,7 @@ CREATE OR REPLACE FUNCTION hindsight._reflect(
 )
 RETURNS TABLE (answer text, structured_answer jsonb, based_on jsonb, usage jsonb, trace jsonb)
 LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
 AS $$
 import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
@@ -131,6 +142,7 @@ CREATE OR REPLACE FUNCTION hindsight.reflect(
 )
 RETURNS TABLE (answer text, structured_answer jsonb, based_on jsonb, usage jsonb, trace jsonb)
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
@@ -169,9 +181,13 @@ CREATE OR REPLACE FUNCTION hindsight._store_mental_model(
     based_on uuid[]
 )
 RETURNS hindsight.mental_models
-LANGUAGE sql
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
+DECLARE
+    stored hindsight.mental_models;
+BEGIN
     UPDATE hindsight.mental_models m
     SET content = _store_mental_model.content,
         embedding = _store_mental_model.embedding,
@@ -181,7 +197,12 @@ AS $$
                                     ELSE jsonb_build_array(jsonb_build_object(
                                         'content', m.content, 'refreshed_at', m.last_refreshed_at)) END
     WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
-    RETURNING m.*
+    RETURNING m.* INTO stored;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
+    RETURN stored;
+END
 $$;
 COMMENT ON FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]) IS
     'A mental model''s refresh: stores content, its embedding (vector(384)) and the memory ids it rests on, '
@@ -191,6 +212,7 @@ COMMENT ON FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid
 CREATE OR REPLACE FUNCTION hindsight.refresh_mental_model(bank_id text, name text)
 RETURNS hindsight.mental_models
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE

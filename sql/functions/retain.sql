@@ -33,6 +33,7 @@ CREATE OR REPLACE FUNCTION hindsight._resolve_entities(
 )
 RETURNS TABLE (unit_id uuid, entity_id uuid)
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 SET pg_trgm.similarity_threshold = 0.3
 AS $$
@@ -141,6 +142,7 @@ CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
 )
 RETURNS void
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 SET hnsw.ef_search = 40
 SET hnsw.iterative_scan = strict_order
@@ -183,6 +185,7 @@ CREATE OR REPLACE FUNCTION hindsight._link_units(
 )
 RETURNS void
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
@@ -261,6 +264,7 @@ CREATE OR REPLACE FUNCTION hindsight._update_document(
 )
 RETURNS text[]
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
@@ -296,17 +300,30 @@ BEGIN
         DELETE FROM hindsight.memory_units u
         WHERE u.bank_id = _update_document.bank_id AND u.document_id = _update_document.document_id
           AND (u.chunk_id IS NULL OR NOT u.chunk_id = ANY (coalesce(kept_old, '{}')));
-        -- kept chunks move to their new positions in two steps (positions are unique);
-        -- their memories follow through ON UPDATE CASCADE
-        UPDATE hindsight.chunks c SET chunk_id = c.document_id || '#~' || k.ci, chunk_index = 1000000 + k.ci
+        -- kept chunks move to their new positions in two steps, through copies with temporary ids and
+        -- positions (both are unique), their memories moved along (updating a key that rows refer to
+        -- would need ON UPDATE CASCADE, which Citus does not support on a key with the bank id)
+        INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
+        SELECT c.bank_id, c.document_id || '#~' || k.ci, c.document_id, 1000000 + k.ci, c.chunk_text, c.content_hash
+        FROM hindsight.chunks c JOIN unnest(kept_old, kept_new) AS k(old_id, ci) ON c.chunk_id = k.old_id
+        WHERE c.bank_id = _update_document.bank_id;
+        UPDATE hindsight.memory_units u SET chunk_id = _update_document.document_id || '#~' || k.ci
         FROM unnest(kept_old, kept_new) AS k(old_id, ci)
-        WHERE c.bank_id = _update_document.bank_id AND c.chunk_id = k.old_id;
+        WHERE u.bank_id = _update_document.bank_id AND u.chunk_id = k.old_id;
         DELETE FROM hindsight.chunks c
         WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id
           AND c.chunk_index < 1000000;
-        UPDATE hindsight.chunks c SET chunk_id = c.document_id || '#' || (c.chunk_index - 1000000),
-                                      chunk_index = c.chunk_index - 1000000
+        INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
+        SELECT c.bank_id, c.document_id || '#' || (c.chunk_index - 1000000), c.document_id, c.chunk_index - 1000000,
+               c.chunk_text, c.content_hash
+        FROM hindsight.chunks c
         WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id;
+        UPDATE hindsight.memory_units u SET chunk_id = _update_document.document_id || '#' || k.ci
+        FROM unnest(kept_new) AS k(ci)
+        WHERE u.bank_id = _update_document.bank_id AND u.chunk_id = _update_document.document_id || '#~' || k.ci;
+        DELETE FROM hindsight.chunks c
+        WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id
+          AND c.chunk_index >= 1000000;
         INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
         SELECT _update_document.bank_id, _update_document.document_id || '#' || nc.ci, _update_document.document_id,
                nc.ci, nc.chunk_text, nc.hash
@@ -366,14 +383,17 @@ COMMENT ON FUNCTION hindsight._update_document(text, text, jsonb) IS
 
 CREATE OR REPLACE FUNCTION hindsight._delete_orphan_entities(bank_id text)
 RETURNS int
-LANGUAGE sql
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 AS $$
-    WITH gone AS (
-        DELETE FROM hindsight.entities e
-        WHERE e.bank_id = _delete_orphan_entities.bank_id AND e.mention_count = 0
-        RETURNING 1
-    )
-    SELECT count(*)::int FROM gone
+DECLARE
+    gone int;
+BEGIN
+    DELETE FROM hindsight.entities e
+    WHERE e.bank_id = _delete_orphan_entities.bank_id AND e.mention_count = 0;
+    GET DIAGNOSTICS gone = ROW_COUNT;
+    RETURN gone;
+END
 $$;
 COMMENT ON FUNCTION hindsight._delete_orphan_entities(text) IS
     'Deletes the entities of a bank that no memory unit mentions any more; returns how many.';
@@ -384,6 +404,7 @@ CREATE OR REPLACE FUNCTION hindsight.retain(
 )
 RETURNS TABLE (item_index int, document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
@@ -632,6 +653,7 @@ CREATE OR REPLACE FUNCTION hindsight.delete_document(
 )
 RETURNS bool
 LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column

@@ -64,7 +64,7 @@ CREATE TABLE hindsight.memory_units (
     consolidated_at timestamptz,  -- when hindsight.consolidate processed this fact (NULL: not yet)
     PRIMARY KEY (bank_id, id),
     FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
-    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE ON UPDATE CASCADE,
+    FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE,
     CHECK (occurred_start IS NULL OR occurred_end IS NULL OR occurred_end >= occurred_start)
 );
 COMMENT ON TABLE hindsight.memory_units IS

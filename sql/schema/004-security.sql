@@ -6,8 +6,8 @@
 -- (and so the extension owner, who must be one) see everything. The pipeline's
 -- functions run as the caller (SECURITY INVOKER), so recall, retain and the
 -- PL/Python code that reads tables see only the caller's banks. The few
--- SECURITY DEFINER functions derive data (triggers), create or drop a bank's
--- index, or read the membership table; none returns bank data.
+-- SECURITY DEFINER functions derive data (triggers) or read the membership
+-- (hindsight._bank_level); none returns bank data.
 
 CREATE TABLE hindsight.bank_members (
     bank_id    text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -31,73 +31,20 @@ AS $$
 $$;
 COMMENT ON FUNCTION hindsight._privilege_level(text) IS 'read = 1 < write = 2 < admin = 3; NULL for anything else.';
 
-CREATE FUNCTION hindsight._banks_for(role name, privilege text)
-RETURNS text[]
-LANGUAGE sql STABLE
-SECURITY DEFINER
-SET search_path = pg_catalog, pg_temp
-AS $$
-    -- The banks `role` (directly or through the roles it is a member of) created,
-    -- or was granted at least `privilege` on. The policies call it once per
-    -- statement: bank_id = ANY ((SELECT hindsight._banks_for(current_user, ...))::text[]).
-    WITH roles AS (
-        SELECT r.rolname FROM pg_roles r WHERE pg_has_role(role, r.oid, 'MEMBER')
-    )
-    SELECT coalesce(array_agg(DISTINCT x.bank_id), '{}') FROM (
-        SELECT b.bank_id FROM hindsight.banks b WHERE b.created_by IN (SELECT rolname FROM roles)
-        UNION ALL
-        SELECT m.bank_id FROM hindsight.bank_members m
-        WHERE m.role_name IN (SELECT rolname FROM roles)
-          AND hindsight._privilege_level(m.privilege) >= hindsight._privilege_level(_banks_for.privilege)
-    ) x
-$$;
-COMMENT ON FUNCTION hindsight._banks_for(name, text) IS
-    'Bank ids a role may use with at least the given privilege (read, write, admin): the banks it or a role it '
-    'belongs to created, and its grants. Runs as the extension owner to read the membership; returns ids only.';
-
--- Policies: read for SELECT, write for changes, admin for the bank row itself.
+-- The policies (sql/functions/access.sql) call hindsight._bank_access(bank_id, current_user,
+-- level) on every row: the C function asks hindsight._bank_level once per bank and statement.
 DO $$
 DECLARE
     t text;
 BEGIN
-    FOREACH t IN ARRAY ARRAY['documents', 'chunks', 'memory_units', 'entities', 'unit_entities', 'memory_links',
-                             'observation_sources', 'mental_models'] LOOP
+    FOREACH t IN ARRAY ARRAY['banks', 'bank_members', 'documents', 'chunks', 'memory_units', 'entities',
+                             'unit_entities', 'memory_links', 'observation_sources', 'mental_models',
+                             '_bank_counts', '_bm25_terms', '_bm25_postings', '_entity_cooccurrences'] LOOP
         EXECUTE format('ALTER TABLE hindsight.%I ENABLE ROW LEVEL SECURITY', t);
         EXECUTE format('ALTER TABLE hindsight.%I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY bank_read ON hindsight.%I FOR SELECT'
-                       ' USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''read''))::text[]))', t);
-        EXECUTE format('CREATE POLICY bank_write ON hindsight.%I FOR ALL'
-                       ' USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''write''))::text[]))'
-                       ' WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''write''))::text[]))', t);
-    END LOOP;
-    FOREACH t IN ARRAY ARRAY['_bank_counts', '_bm25_terms', '_bm25_postings', '_entity_cooccurrences'] LOOP
-        EXECUTE format('ALTER TABLE hindsight.%I ENABLE ROW LEVEL SECURITY', t);
-        EXECUTE format('ALTER TABLE hindsight.%I FORCE ROW LEVEL SECURITY', t);
-        EXECUTE format('CREATE POLICY bank_read ON hindsight.%I FOR SELECT'
-                       ' USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, ''read''))::text[]))', t);
     END LOOP;
 END
 $$;
-
-ALTER TABLE hindsight.banks ENABLE ROW LEVEL SECURITY;
-ALTER TABLE hindsight.banks FORCE ROW LEVEL SECURITY;
-CREATE POLICY bank_read ON hindsight.banks FOR SELECT
-    USING (created_by = current_user OR bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'read'))::text[]));
-CREATE POLICY bank_create ON hindsight.banks FOR INSERT
-    WITH CHECK (created_by = current_user);
-CREATE POLICY bank_admin ON hindsight.banks FOR UPDATE
-    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]))
-    WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]));
-CREATE POLICY bank_admin_delete ON hindsight.banks FOR DELETE
-    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]));
-
-ALTER TABLE hindsight.bank_members ENABLE ROW LEVEL SECURITY;
-ALTER TABLE hindsight.bank_members FORCE ROW LEVEL SECURITY;
-CREATE POLICY member_read ON hindsight.bank_members FOR SELECT
-    USING (role_name = current_user OR bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]));
-CREATE POLICY member_admin ON hindsight.bank_members FOR ALL
-    USING (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]))
-    WITH CHECK (bank_id = ANY ((SELECT hindsight._banks_for(current_user, 'admin'))::text[]));
 
 -- Any role may use the schema; row-level security decides which rows it reaches.
 GRANT USAGE ON SCHEMA hindsight TO PUBLIC;

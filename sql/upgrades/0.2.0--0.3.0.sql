@@ -37,3 +37,26 @@ DROP FUNCTION hindsight._drop_bank_index(text);
 DROP FUNCTION hindsight._bank_index_name(text);
 CREATE INDEX memory_units_embedding_idx
     ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
+
+-- Citus: the policies call the C function hindsight._bank_access (no subquery; Citus rejects
+-- them on distributed tables), created with the new policies by sql/functions/access.sql; the
+-- old ones and the function their subqueries called go first. The triggers are replaced by
+-- sql/functions/_derived.sql and banks.sql (CREATE OR REPLACE TRIGGER).
+DO $$
+DECLARE
+    p record;
+BEGIN
+    FOR p IN SELECT pol.polname, c.relname FROM pg_catalog.pg_policy pol
+             JOIN pg_catalog.pg_class c ON c.oid = pol.polrelid
+             JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace AND n.nspname = 'hindsight' LOOP
+        EXECUTE format('DROP POLICY %I ON hindsight.%I', p.polname, p.relname);
+    END LOOP;
+END
+$$;
+DROP FUNCTION hindsight._banks_for(name, text);
+
+-- Citus rejects ON UPDATE CASCADE on a foreign key holding the distribution column: retain moves
+-- a kept chunk's memories itself (hindsight._update_document).
+ALTER TABLE hindsight.memory_units DROP CONSTRAINT memory_units_bank_id_chunk_id_fkey,
+    ADD CONSTRAINT memory_units_bank_id_chunk_id_fkey FOREIGN KEY (bank_id, chunk_id)
+        REFERENCES hindsight.chunks ON DELETE CASCADE;
