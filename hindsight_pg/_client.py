@@ -686,17 +686,22 @@ class Client:
             "arms": _names(arms, "arms"),
         }  # fmt: skip
         with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            if self.reranker is None:  # one statement; the bank's in-database cross-encoder, if any
+            if self.reranker is None:
+                # one statement, the bank's in-database cross-encoder if any; a bare function call, so on
+                # Citus it runs on the worker holding the bank (docs/scale-out.md), trace included
                 cur.execute(
-                    "SELECT * FROM hindsight.recall(bank_id => %(bank_id)s, query => %(query)s,"
+                    "SELECT hindsight.recall_json(bank_id => %(bank_id)s, query => %(query)s,"
                     " query_embedding => %(query_embedding)s, budget => %(budget)s, max_tokens => %(max_tokens)s,"
                     " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
                     " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
                     " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
                     " cap_per_source => %(cap_per_source)s, arms => %(arms)s, passthrough => %(passthrough)s,"
-                    " prefer_observations => %(prefer_observations)s)",
+                    " prefer_observations => %(prefer_observations)s) AS response",
                     {**common, "passthrough": passthrough, "prefer_observations": prefer_observations},
                 )
+                row = cur.fetchone()
+                document = row["response"] if row else {"results": [], "trace": None}
+                return RecallResponse([_result(_from_json(r)) for r in document["results"]], document["trace"])
             else:  # the driver's cross-encoder between the two halves of the pipeline
                 cur.execute(
                     "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
@@ -735,6 +740,18 @@ _SCORE_COLUMNS = {
     "bm25_score": "bm25_score", "graph_rank": "graph_rank", "graph_score": "graph_score",
     "temporal_rank": "temporal_rank", "temporal_score": "temporal_score",
 }  # fmt: skip
+
+
+_JSON_TIMES = ("occurred_start", "occurred_end", "mentioned_at")
+
+
+def _from_json(row: dict[str, Any]) -> dict[str, Any]:
+    """A result of hindsight.recall_json as the row hindsight.recall returns (uuid and timestamptz typed)."""
+    row = dict(row, id=UUID(row["id"]))
+    for name in _JSON_TIMES:
+        if row[name] is not None:
+            row[name] = datetime.fromisoformat(row[name])
+    return row
 
 
 def _result(row: dict[str, Any]) -> RecallResult:
