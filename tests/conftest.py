@@ -2,9 +2,14 @@
 
 import os
 import tempfile
+import threading
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from _chat_server import ChatHandler, ChatServer, ScriptHandler, ScriptServer
+
+from hindsight_pg import LocalEmbedder
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
@@ -16,3 +21,33 @@ def tiny_cross_encoder() -> str:
     from _models import build_tiny_cross_encoder
 
     return build_tiny_cross_encoder(Path(tempfile.mkdtemp(prefix="hindsight-tiny-ce-")) / "model")
+
+
+@pytest.fixture(scope="session")
+def embedder() -> LocalEmbedder:
+    """The real all-MiniLM-L6-v2, loaded once per session."""
+    return LocalEmbedder()
+
+
+@pytest.fixture
+def chat_server() -> Iterator[ChatServer]:
+    """The local chat-completions server (tests/_chat_server.py) on a free port."""
+    server = ChatServer(("127.0.0.1", 0), ChatHandler)
+    server.requests = []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def script_server() -> Iterator[ScriptServer]:
+    """A chat-completions server that plays ``server.script`` turn by turn (tests/_chat_server.py)."""
+    server = ScriptServer(("127.0.0.1", 0), ScriptHandler)
+    server.script, server.requests = [], []
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield server
+    server.shutdown()
+    server.server_close()

@@ -12,19 +12,20 @@ SET search_path = pg_catalog, pg_temp
 SET citus.allow_nested_distributed_execution = on
 AS $$
 #variable_conflict use_column
+DECLARE
+    roles name[];
 BEGIN
-    -- 3 (admin) when role, or a role it is a member of, created the bank; else its best grant
-    -- (1 read, 2 write, 3 admin); 0 for none. The roles are matched by oid (pg_has_role on a
-    -- dropped creator's name would raise).
-    RETURN (
-        SELECT greatest(
-            (SELECT 3 FROM hindsight.banks b JOIN pg_catalog.pg_roles r ON r.rolname = b.created_by
-             WHERE b.bank_id = _bank_level.bank_id AND pg_catalog.pg_has_role(_bank_level.role, r.oid, 'MEMBER')),
-            (SELECT max(hindsight._privilege_level(m.privilege))
-             FROM hindsight.bank_members m JOIN pg_catalog.pg_roles r ON r.rolname = m.role_name
-             WHERE m.bank_id = _bank_level.bank_id AND pg_catalog.pg_has_role(_bank_level.role, r.oid, 'MEMBER')),
-            0)
-    );
+    -- the role and the roles it is a member of, by name: a role's oid differs from node to node,
+    -- and Citus would evaluate a join of pg_roles with a bank table on a worker with the
+    -- coordinator's oids
+    SELECT array_agg(r.rolname) INTO roles
+    FROM pg_catalog.pg_roles r WHERE pg_catalog.pg_has_role(_bank_level.role, r.oid, 'MEMBER');
+    -- 3 (admin) for a bank one of them created; else their best grant (1 read, 2 write, 3 admin); 0 for none
+    RETURN greatest(
+        (SELECT 3 FROM hindsight.banks b WHERE b.bank_id = _bank_level.bank_id AND b.created_by = ANY (roles)),
+        (SELECT max(hindsight._privilege_level(m.privilege)) FROM hindsight.bank_members m
+         WHERE m.bank_id = _bank_level.bank_id AND m.role_name = ANY (roles)),
+        0);
 END
 $$;
 COMMENT ON FUNCTION hindsight._bank_level(text, name) IS
@@ -106,7 +107,7 @@ BEGIN
     INSERT INTO hindsight.bank_members AS m (bank_id, role_name, privilege)
     VALUES (grant_bank.bank_id, grant_bank.role, grant_bank.privilege)
     ON CONFLICT ON CONSTRAINT bank_members_pkey DO UPDATE
-    SET privilege = excluded.privilege, granted_by = current_user, granted_at = now();
+    SET privilege = excluded.privilege, granted_by = excluded.granted_by, granted_at = excluded.granted_at;
 EXCEPTION WHEN insufficient_privilege THEN
     RAISE EXCEPTION 'only an admin of bank "%" can grant access to it', grant_bank.bank_id
         USING ERRCODE = '42501';

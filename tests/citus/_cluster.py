@@ -20,18 +20,15 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 import tempfile
 import time
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import psycopg
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from hindsight_pg._server import SUPERUSER, pg_command  # noqa: E402
+from hindsight_pg._server import SUPERUSER, pg_command
 
 DATABASE = "hindsight"
 NODE_SETTINGS = {
@@ -103,17 +100,8 @@ class CitusCluster:
 
     def start(self) -> CitusCluster:
         self.sockets.mkdir(parents=True, exist_ok=True)
-        if os.geteuid() == 0:  # the namespaced server writes here as "root" mapped to postgres: keep it ours
-            pass
         for node in self.nodes:
-            self._initdb(node)
-            self._pg_ctl(node, "start", "--wait", "--timeout=60", "-l", str(node.log))
-            self._started.append(node)
-        for node in self.nodes:
-            with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
-                conn.execute(f"CREATE DATABASE {DATABASE}")
-            with psycopg.connect(node.dsn(), autocommit=True) as conn:
-                conn.execute("CREATE EXTENSION citus")
+            self._start_node(node)
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
             conn.execute("SELECT citus_set_coordinator_host(%s, %s)", (str(self.sockets), self.coordinator.port))
             for node in self.workers:
@@ -121,19 +109,27 @@ class CitusCluster:
         return self
 
     def add_worker(self) -> Node:
-        """Start one more worker and add it to the cluster (its shards come with citus_rebalance_start)."""
-        node = Node(f"worker{len(self.nodes)}", self.base / f"worker{len(self.nodes)}", free_port(), self.sockets)
+        """Start one more worker and add it to the cluster (shards move to it with citus_rebalance_start)."""
+        name = f"worker{len(self.nodes)}"
+        node = Node(name, self.base / name, free_port(), self.sockets)
         self.nodes.append(node)
-        self._initdb(node)
-        self._pg_ctl(node, "start", "--wait", "--timeout=60", "-l", str(node.log))
-        self._started.append(node)
-        with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {DATABASE}")
-        with psycopg.connect(node.dsn(), autocommit=True) as conn:
-            conn.execute("CREATE EXTENSION citus")
+        self._start_node(node)
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
             conn.execute("SELECT citus_add_node(%s, %s)", (str(self.sockets), node.port))
         return node
+
+    def create_database(self, dbname: str) -> str:
+        """A database with Citus on every node; returns its DSN on the coordinator."""
+        for node in self.nodes:
+            with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{dbname}"')
+            with psycopg.connect(node.dsn(dbname), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION citus")
+        with psycopg.connect(self.dsn(dbname), autocommit=True) as conn:
+            conn.execute("SELECT citus_set_coordinator_host(%s, %s)", (str(self.sockets), self.coordinator.port))
+            for node in self.workers:
+                conn.execute("SELECT citus_add_node(%s, %s)", (str(self.sockets), node.port))
+        return self.dsn(dbname)
 
     def stop(self) -> None:
         """Stop every node (fast shutdown, then immediate) and remove the directory."""
@@ -177,6 +173,15 @@ class CitusCluster:
             conf.write("\n# hindsight_pg test cluster (tests/citus/_cluster.py)\n")
             conf.writelines(f"{k} = {v}\n" for k, v in settings.items())
 
+    def _start_node(self, node: Node) -> None:
+        self._initdb(node)
+        self._pg_ctl(node, "start", "--wait", "--timeout=60", "-l", str(node.log))
+        self._started.append(node)
+        with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {DATABASE}")
+        with psycopg.connect(node.dsn(), autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION citus")
+
     def _pg_ctl(self, node: Node, *args: str) -> None:
         self._run(node, "pg_ctl", "-D", str(node.data), *args, what=args[0])
 
@@ -189,6 +194,17 @@ class CitusCluster:
                 f"could not {what} the {node.name} ({node.data}): {(done.stderr or done.stdout).strip()}\n"
                 + "\n".join(tail)
             )
+
+
+def worker_of(conn: psycopg.Connection[Any], bank_id: str) -> int:
+    """The port of the worker holding a bank's shards (every table is colocated with banks)."""
+    row = conn.execute(
+        "SELECT nodeport FROM pg_catalog.pg_dist_shard_placement"
+        " WHERE shardid = get_shard_id_for_distribution_column('hindsight.banks', %s::text)",
+        (bank_id,),
+    ).fetchone()
+    assert row is not None, bank_id
+    return int(row[0])
 
 
 def wait_for(predicate: Any, timeout: float = 60.0, interval: float = 0.5) -> Any:

@@ -7,14 +7,12 @@ import atexit
 import shlex
 import shutil
 import tempfile
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
-from _chat_server import ChatHandler, ChatServer, ScriptHandler, ScriptServer
 from pgvector.psycopg import register_vector
 from pytest_postgresql import factories
 
@@ -52,37 +50,7 @@ def db(postgresql: psycopg.Connection[Any]) -> psycopg.Connection[Any]:
     return postgresql
 
 
-@pytest.fixture(scope="session")
-def embedder() -> LocalEmbedder:
-    """The real all-MiniLM-L6-v2, loaded once per session."""
-    return LocalEmbedder()
-
-
 @pytest.fixture
 def client(db: psycopg.Connection[Any], embedder: LocalEmbedder) -> Iterator[Client]:
     """A driver client on the fresh database."""
     yield Client(db, embedder=embedder)
-
-
-@pytest.fixture
-def chat_server() -> Iterator[ChatServer]:
-    """The local chat-completions server (tests/_chat_server.py) on a free port."""
-    server = ChatServer(("127.0.0.1", 0), ChatHandler)
-    server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
-
-
-@pytest.fixture
-def script_server() -> Iterator[ScriptServer]:
-    """A chat-completions server that plays ``server.script`` turn by turn (tests/_chat_server.py)."""
-    server = ScriptServer(("127.0.0.1", 0), ScriptHandler)
-    server.script, server.requests = [], []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield server
-    server.shutdown()
-    server.server_close()
