@@ -187,20 +187,28 @@ SET search_path FROM CURRENT
 AS $$
 DECLARE
     stored hindsight.mental_models;
+    earlier jsonb;
 BEGIN
+    -- the history first, then an UPDATE of constants: on Citus an UPDATE may not pass columns to
+    -- STABLE functions (jsonb_build_object); the row lock keeps concurrent refreshes in order
+    SELECT CASE WHEN m.content IS NULL OR m.last_refreshed_at IS NULL THEN m.history
+                ELSE m.history || jsonb_build_array(jsonb_build_object(
+                         'content', m.content, 'refreshed_at', m.last_refreshed_at)) END
+    INTO earlier
+    FROM hindsight.mental_models m
+    WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
+    FOR UPDATE;
+    IF NOT FOUND THEN
+        RETURN NULL;
+    END IF;
     UPDATE hindsight.mental_models m
     SET content = _store_mental_model.content,
         embedding = _store_mental_model.embedding,
         based_on = coalesce(_store_mental_model.based_on, '{}'),
         last_refreshed_at = now(),
-        history = m.history || CASE WHEN m.content IS NULL OR m.last_refreshed_at IS NULL THEN '[]'::jsonb
-                                    ELSE jsonb_build_array(jsonb_build_object(
-                                        'content', m.content, 'refreshed_at', m.last_refreshed_at)) END
+        history = earlier
     WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
     RETURNING m.* INTO stored;
-    IF NOT FOUND THEN
-        RETURN NULL;
-    END IF;
     RETURN stored;
 END
 $$;

@@ -272,6 +272,14 @@ DECLARE
     kept_old text[];
     kept_new int[];
     chunk_offset int;
+    old_hashes text[];
+    old_ids text[];
+    new_indexes bigint[];
+    new_texts text[];
+    new_hashes text[];
+    new_text text;
+    new_tags text[];
+    new_metadata jsonb;
     result text[];
 BEGIN
     -- An existing document retained again. A chunk the item gives without units
@@ -343,34 +351,40 @@ BEGIN
         SELECT array_agg(_update_document.document_id || '#' || nc.ci ORDER BY nc.ci) INTO result
         FROM pg_temp._hindsight_new_chunks nc;
     ELSE
-        SELECT coalesce(max(c.chunk_index) + 1, 0) INTO chunk_offset
+        SELECT coalesce(max(c.chunk_index) + 1, 0), array_agg(c.content_hash ORDER BY c.chunk_index),
+               array_agg(c.chunk_id ORDER BY c.chunk_index)
+        INTO chunk_offset, old_hashes, old_ids
         FROM hindsight.chunks c
         WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id;
-        WITH planned AS (
-            SELECT nc.ci, nc.chunk_text, nc.hash,
-                   CASE WHEN NOT nc.has_units THEN
-                       (SELECT c.chunk_id FROM hindsight.chunks c
-                        WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id
-                          AND c.content_hash = nc.hash ORDER BY c.chunk_index LIMIT 1) END AS existing_id
-            FROM pg_temp._hindsight_new_chunks nc
-        ), numbered AS (
-            SELECT p.*, chunk_offset - 1 + row_number() OVER (PARTITION BY p.existing_id IS NULL ORDER BY p.ci) AS idx
-            FROM planned p
-        ), added AS (
-            INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
-            SELECT _update_document.bank_id, _update_document.document_id || '#' || n.idx,
-                   _update_document.document_id, n.idx, n.chunk_text, n.hash
-            FROM numbered n WHERE n.existing_id IS NULL
-        )
-        SELECT array_agg(coalesce(n.existing_id, _update_document.document_id || '#' || n.idx) ORDER BY n.ci)
-        INTO result FROM numbered n;
+        -- a chunk the item gives without units that the document has already is that chunk (its first
+        -- one with the same text); the others are new, numbered after the last (arrays, not a join: on
+        -- Citus a query may not join the temporary table with a distributed one)
+        SELECT array_agg(coalesce(n.existing_id, _update_document.document_id || '#' || n.idx) ORDER BY n.ci),
+               array_agg(n.idx ORDER BY n.ci) FILTER (WHERE n.existing_id IS NULL),
+               array_agg(n.chunk_text ORDER BY n.ci) FILTER (WHERE n.existing_id IS NULL),
+               array_agg(n.hash ORDER BY n.ci) FILTER (WHERE n.existing_id IS NULL)
+        INTO result, new_indexes, new_texts, new_hashes
+        FROM (SELECT p.*, chunk_offset - 1 + row_number() OVER (PARTITION BY p.existing_id IS NULL ORDER BY p.ci) AS idx
+              FROM (SELECT nc.ci, nc.chunk_text, nc.hash,
+                           CASE WHEN NOT nc.has_units THEN old_ids[array_position(old_hashes, nc.hash)] END AS existing_id
+                    FROM pg_temp._hindsight_new_chunks nc) p) n;
+        INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
+        SELECT _update_document.bank_id, _update_document.document_id || '#' || x.idx, _update_document.document_id,
+               x.idx, x.chunk_text, x.hash
+        FROM unnest(new_indexes, new_texts, new_hashes) AS x(idx, chunk_text, hash);
+        -- the new values first, then an UPDATE of constants: on Citus an UPDATE may not pass columns
+        -- to STABLE functions (concat_ws)
+        SELECT concat_ws(E'\n\n', d.original_text, item->>'content'),
+               ARRAY(SELECT DISTINCT t FROM unnest(d.tags || ARRAY(
+                         SELECT jsonb_array_elements_text(coalesce(item->'tags', '[]')))) t ORDER BY t),
+               d.metadata || coalesce(item->'metadata', '{}')
+        INTO new_text, new_tags, new_metadata
+        FROM hindsight.documents d
+        WHERE d.bank_id = _update_document.bank_id AND d.document_id = _update_document.document_id;
         UPDATE hindsight.documents d
-        SET original_text = concat_ws(E'\n\n', d.original_text, item->>'content'),
-            content_hash = encode(sha256(convert_to(concat_ws(E'\n\n', d.original_text, item->>'content'), 'UTF8')),
-                                  'hex'),
-            tags = ARRAY(SELECT DISTINCT t FROM unnest(d.tags || ARRAY(
-                             SELECT jsonb_array_elements_text(coalesce(item->'tags', '[]')))) t ORDER BY t),
-            metadata = d.metadata || coalesce(item->'metadata', '{}'), updated_at = now()
+        SET original_text = new_text,
+            content_hash = encode(sha256(convert_to(new_text, 'UTF8')), 'hex'),
+            tags = new_tags, metadata = new_metadata, updated_at = now()
         WHERE d.bank_id = _update_document.bank_id AND d.document_id = _update_document.document_id;
     END IF;
     RETURN coalesce(result, '{}');
