@@ -212,13 +212,13 @@ BEGIN
             (SELECT m.id, coalesce(m.occurred_start, m.mentioned_at) AS t FROM hindsight.memory_units m
              WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type AND m.id <> n.id
                AND coalesce(m.occurred_start, m.mentioned_at) <= coalesce(n.occurred_start, n.mentioned_at)
-             ORDER BY coalesce(m.occurred_start, m.mentioned_at) DESC
+             ORDER BY coalesce(m.occurred_start, m.mentioned_at) DESC, m.id
              LIMIT neighbours)
             UNION ALL
             (SELECT m.id, coalesce(m.occurred_start, m.mentioned_at) FROM hindsight.memory_units m
              WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type
                AND coalesce(m.occurred_start, m.mentioned_at) > coalesce(n.occurred_start, n.mentioned_at)
-             ORDER BY coalesce(m.occurred_start, m.mentioned_at)
+             ORDER BY coalesce(m.occurred_start, m.mentioned_at), m.id
              LIMIT neighbours)
         ) nb
         WHERE n.bank_id = _link_units.bank_id AND n.id = ANY (unit_ids)
@@ -412,6 +412,19 @@ $$;
 COMMENT ON FUNCTION hindsight._delete_orphan_entities(text) IS
     'Deletes the entities of a bank that no memory unit mentions any more; returns how many.';
 
+CREATE OR REPLACE FUNCTION hindsight._name_uuid(name text)
+RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    -- RFC 4122 version 3: the MD5 of the name with the version (3) and variant (10xx) bits set
+    SELECT (substr(h, 1, 12) || '3' || substr(h, 14, 3)
+            || substr('89ab89ab89ab89ab', strpos('0123456789abcdef', substr(h, 17, 1)), 1) || substr(h, 18))::uuid
+    FROM (SELECT md5(name) AS h) x
+$$;
+COMMENT ON FUNCTION hindsight._name_uuid(text) IS
+    'A name-based UUID (RFC 4122 version 3, MD5) of a text: the same name always gives the same id. Memory unit ids '
+    'are made with it (hindsight.retain).';
+
 CREATE OR REPLACE FUNCTION hindsight.retain(
     bank_id text,
     items jsonb
@@ -423,6 +436,7 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
+    taken uuid[];
     cfg jsonb := hindsight.bank_config(retain.bank_id);
     ts_config regconfig := (cfg->>'text_search_config')::regconfig;
     doc_ids text[];
@@ -570,8 +584,21 @@ BEGIN
          jsonb_array_elements_text(coalesce(x->'chunks', '[]')) WITH ORDINALITY AS ch(c, co)
     WHERE NOT doc_ids[o] = ANY (coalesce(existing, '{}'));
 
-    -- Memory units.
-    SELECT array_agg(gen_random_uuid()) INTO new_ids FROM unnest(unit_texts);
+    -- Memory units. Their ids are name-based (hindsight._name_uuid of the bank, the document, the unit's
+    -- place in its item and its text), so the same items make the same ids in every database: a single
+    -- node and a Citus cluster agree unit for unit, down to the order of ties. An id the bank holds
+    -- already (the same text appended to a document again) is replaced by a random one.
+    SELECT array_agg(hindsight._name_uuid(concat_ws(E'\x1f', retain.bank_id, doc_ids[o], uo::text, v->>'text'))
+                     ORDER BY o, uo)
+    INTO new_ids
+    FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+         jsonb_array_elements(coalesce(x->'units', '[]')) WITH ORDINALITY AS w(v, uo);
+    SELECT array_agg(u.id) INTO taken
+    FROM hindsight.memory_units u WHERE u.bank_id = retain.bank_id AND u.id = ANY (new_ids);
+    IF taken IS NOT NULL THEN
+        SELECT array_agg(CASE WHEN n.id = ANY (taken) THEN gen_random_uuid() ELSE n.id END ORDER BY n.o)
+        INTO new_ids FROM unnest(new_ids) WITH ORDINALITY AS n(id, o);
+    END IF;
     INSERT INTO hindsight.memory_units (
         bank_id, id, document_id, chunk_id, text, context, fact_type, embedding,
         occurred_start, occurred_end, mentioned_at, tags, metadata, token_count, search_vector)
