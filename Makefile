@@ -6,6 +6,12 @@
 #   make demo          install if needed, then retain a sample conversation and recall.
 #   make test          unit and database tests (installs the extension files first).
 #   make lint          ruff and mypy.
+#   make citus         (as root) build and install Citus 13.2.2 from CITUS_SRC (a source tarball or tree;
+#                      default ../shared/third_party/citus-13.2.2.tar.gz), about 4 minutes; skipped
+#                      when that version is installed.
+#   make bench-citus   recall latency and retain throughput on one node and through a Citus coordinator,
+#                      100 banks over two workers (docs/benchmarks.md), about 10 minutes.
+#   make test-citus    tests/citus/ on a throwaway three-node Citus cluster (docs/scale-out.md).
 #   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
 #   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
@@ -25,6 +31,10 @@ PYTHON ?= python3
 VENV ?= .venv
 PYTHON_LIB_ROOT ?= /usr/local/lib/hindsight_pg/python
 PGVECTOR_MIN := 0.8.0
+CITUS_VERSION := 13.2.2
+# the source tarball next to the project (../shared/third_party, as in this workplace), read where it lies
+CITUS_SRC ?= $(firstword $(wildcard ../shared/third_party/citus-$(CITUS_VERSION).tar.gz \
+                                    /work/shared/third_party/citus-$(CITUS_VERSION).tar.gz))
 DEB_PACKAGES := postgresql-15 postgresql-contrib postgresql-plpython3-15 postgresql-server-dev-15 \
                 build-essential ca-certificates python3-venv
 
@@ -103,7 +113,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate bench-banks clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -222,6 +232,20 @@ demo:
 
 test: $(VENV)/.installed install-extension
 	$(VENV)/bin/pytest
+
+# Citus is built from source (no Debian 12 package of it carries PostgreSQL 15 here); the one fix it
+# needs on PostgreSQL 15.18+ is applied to a copy at build time (docker/citus/build-citus.sh).
+citus:
+	@test -n "$(CITUS_SRC)" || { echo "[citus] no Citus source: set CITUS_SRC to a tarball or tree of Citus $(CITUS_VERSION)" \
+	  "(git archive of tag v$(CITUS_VERSION) of https://github.com/citusdata/citus)"; exit 1; }
+	@PG_CONFIG=$(PG_CONFIG) bash docker/citus/build-citus.sh $(CITUS_SRC)
+
+test-citus: $(VENV)/.installed install-extension
+	@$(PG_CONFIG) --pkglibdir | xargs -I{} test -f {}/citus.so || { echo "[citus] Citus is not installed: run make citus"; exit 1; }
+	$(VENV)/bin/pytest tests/citus
+
+bench-citus: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/citus.py
 
 bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/locomo.py
