@@ -1,0 +1,177 @@
+"""One node against a Citus cluster, in one run, on the same data: recall latency, retain throughput,
+and 100 banks spread over two workers. Figures for docs/benchmarks.md ("Citus").
+
+Starts a throwaway cluster (a coordinator and two workers on this machine, tests/citus/_cluster.py);
+the single node is a database without Citus on the coordinator's own server, so both sides run the
+same server programs with the same settings. LoCoMo conv-26 (419 turns) is retained turn by turn
+(one memory unit per turn, embeddings computed once up front, so only the database is timed), then
+every one of its questions is recalled with its query embedding given:
+
+  single       hindsight.recall_json on the single node
+  delegated    the same call through the coordinator: Citus sends it whole to the worker holding the bank
+  worker       the same call on that worker directly (no coordinator): the delegated call minus the hop
+  not delegated  SELECT * FROM hindsight.recall(...) in a transaction block, which Citus does not delegate:
+               the coordinator runs the pipeline and sends each of its queries to the worker
+
+Needs Citus (make citus). Run: make bench-citus, or .venv/bin/python bench/citus.py --help.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import psycopg
+from _common import analyze, header
+from pgvector.psycopg import register_vector
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
+from _cluster import CitusCluster, worker_of
+
+from hindsight_pg import LocalEmbedder
+from hindsight_pg._inputs import find_locomo, load_locomo
+
+BANK = "conv-26"
+BATCH = 20  # items per retain call
+
+
+def percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+def connect(dsn: str) -> psycopg.Connection[Any]:
+    conn = psycopg.connect(dsn, autocommit=True)
+    register_vector(conn)
+    return conn
+
+
+def items_of(conv: Any, embedder: LocalEmbedder) -> list[dict[str, Any]]:
+    """One item per turn with its one unit and its embedding, as hindsight.retain takes them."""
+    texts = [item.content for item in conv.items]
+    vectors = embedder.embed(texts, kind="passage")
+    return [
+        {"document_id": item.document_id, "content": item.content, "timestamp": str(item.timestamp),
+         "units": [{"text": item.content, "embedding": v.tolist()}]}
+        for item, v in zip(conv.items, vectors, strict=True)
+    ]  # fmt: skip
+
+
+def retain_all(conn: psycopg.Connection[Any], items: list[dict[str, Any]], transaction: bool) -> float:
+    """Seconds to retain every item in batches of BATCH (each call one statement, or one transaction)."""
+    conn.execute("SELECT hindsight.delete_bank(%s)", (BANK,))
+    conn.execute("SELECT hindsight.create_bank(%s)", (BANK,))
+    start = time.perf_counter()
+    for i in range(0, len(items), BATCH):
+        statement = "SELECT * FROM hindsight.retain(%s, %s::jsonb)"
+        if transaction:
+            with conn.transaction():
+                conn.execute(statement, (BANK, json.dumps(items[i : i + BATCH]))).fetchall()
+        else:
+            conn.execute(statement, (BANK, json.dumps(items[i : i + BATCH]))).fetchall()
+    return time.perf_counter() - start
+
+
+def recall_times(conn: psycopg.Connection[Any], queries: list[tuple[str, Any]], form: str) -> list[float]:
+    times = []
+    for question, embedding in queries:
+        start = time.perf_counter()
+        if form == "not delegated":
+            with conn.transaction():
+                conn.execute("SELECT * FROM hindsight.recall(%s, %s, %s)", (BANK, question, embedding)).fetchall()
+        else:
+            conn.execute("SELECT hindsight.recall_json(%s, %s, %s)", (BANK, question, embedding)).fetchone()
+        times.append((time.perf_counter() - start) * 1000)
+    return times
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--rounds", type=int, default=2, help="times every question is recalled per form (default 2)")
+    parser.add_argument("--banks", type=int, default=100, help="banks for the placement figure (default 100)")
+    args = parser.parse_args()
+    locomo = find_locomo()
+    if locomo is None:
+        sys.exit("LoCoMo data not found (set HINDSIGHT_LOCOMO)")
+    (conv,) = [c for c in load_locomo(locomo) if c.sample_id == BANK]
+    embedder = LocalEmbedder()
+    items = items_of(conv, embedder)
+    questions = [q["question"] for q in conv.questions]
+    queries = list(zip(questions, embedder.embed(questions, kind="query"), strict=True))
+
+    with CitusCluster(workers=2) as cluster:
+        with connect(cluster.dsn()) as coordinator:
+            coordinator.execute("SET client_min_messages = warning")
+            coordinator.execute("CREATE EXTENSION hindsight_pg CASCADE")
+            coordinator.execute("SELECT hindsight.distribute(shard_count => 32)")
+            coordinator.execute("CREATE DATABASE single")
+        with connect(cluster.dsn("single")) as single:
+            single.execute("SET client_min_messages = warning")
+            single.execute("CREATE EXTENSION hindsight_pg CASCADE")
+        single, coordinator = connect(cluster.dsn("single")), connect(cluster.dsn())
+        print(header(single), f"Citus {coordinator.execute('SELECT citus_version()').fetchone()[0].split()[1]},"
+              " a coordinator and two workers on this machine (unix sockets)")  # fmt: skip
+        print(f"{BANK}: {len(items)} turns, one memory unit each; {len(queries)} questions x {args.rounds} rounds")
+
+        print("\nRetain (batches of 20 items, the whole conversation; facts per second)")
+        retain = {
+            "single node": retain_all(single, items, transaction=False),
+            "coordinator, one statement a batch (delegated)": retain_all(coordinator, items, transaction=False),
+            "coordinator, a transaction a batch (not delegated)": retain_all(coordinator, items, transaction=True),
+        }
+        for name, seconds in retain.items():
+            print(f"  {name:52s} {len(items) / seconds:7.1f} facts/s  ({seconds:5.1f} s)")
+        # the last run above left the cluster's bank in place; the single node's too
+        analyze(single)
+        analyze(coordinator)
+        port = worker_of(coordinator, BANK)
+        (holder,) = [w for w in cluster.workers if w.port == port]
+        worker = connect(holder.dsn())
+
+        print("\nRecall latency (hindsight.recall_json with the query embedding; ms)")
+        forms = {"single": single, "delegated": coordinator, "worker": worker, "not delegated": coordinator}
+        for conn in forms.values():  # warm every session's caches (models are not used: embeddings are given)
+            recall_times(conn, queries[:5], "warm")
+        results: dict[str, list[float]] = {name: [] for name in forms}
+        for _ in range(args.rounds):
+            for name, conn in forms.items():
+                results[name] += recall_times(conn, queries, name)
+        hop = []
+        for _ in range(200):
+            start = time.perf_counter()
+            coordinator.execute("SELECT hindsight.bank_config(%s)", (BANK,)).fetchone()
+            hop.append((time.perf_counter() - start) * 1000)
+        base = statistics.median(results["single"])
+        for name, times in results.items():
+            median = statistics.median(times)
+            p95 = percentile(times, 0.95)
+            print(f"  {name:14s} median {median:6.2f}  p95 {p95:6.2f}  ({median / base:4.2f}x single)")
+        print(f"  a delegated call that does almost nothing (bank_config): median {statistics.median(hop):.2f} ms")
+
+        print(f"\n{args.banks} banks over two workers (32 shards)")
+        for b in range(args.banks):
+            coordinator.execute("SELECT hindsight.create_bank(%s)", (f"tenant-{b:03d}",))
+        placement = dict(coordinator.execute(
+            "SELECT s.shardid, p.nodeport FROM pg_dist_shard s JOIN pg_dist_shard_placement p USING (shardid)"
+            " WHERE s.logicalrelid = 'hindsight.banks'::regclass").fetchall())  # fmt: skip
+        tenants = [f"tenant-{b:03d}" for b in range(args.banks)]
+        shard_of = dict(coordinator.execute(
+            "SELECT b, get_shard_id_for_distribution_column('hindsight.banks', b) FROM unnest(%s::text[]) b",
+            (tenants,)).fetchall())  # fmt: skip
+        for w in cluster.workers:
+            shards = [s for s, p in placement.items() if p == w.port]
+            banks = [b for b, s in shard_of.items() if placement[s] == w.port]
+            print(f"  {w.name}: {len(shards)} of the 32 shards, {len(banks)} banks"
+                  f" (banks per shard {min(sum(shard_of[b] == s for b in banks) for s in shards)}"
+                  f"-{max(sum(shard_of[b] == s for b in banks) for s in shards)})")  # fmt: skip
+        for conn in (single, coordinator, worker):
+            conn.close()
+
+
+if __name__ == "__main__":
+    main()
