@@ -169,6 +169,8 @@ class CitusCluster:
             what="initialise",
         )
         settings = dict(NODE_SETTINGS, port=str(node.port), unix_socket_directories=f"'{node.socket_dir}'")
+        # how a node reaches itself (shard moves subscribe over it): the socket, not localhost's TCP
+        settings["citus.local_hostname"] = f"'{node.socket_dir}'"
         with open(node.data / "postgresql.conf", "a") as conf:
             conf.write("\n# hindsight_pg test cluster (tests/citus/_cluster.py)\n")
             conf.writelines(f"{k} = {v}\n" for k, v in settings.items())
