@@ -118,6 +118,8 @@ def test_row_level_security_through_the_coordinator(db, roles):
         ('SELECT * FROM hindsight.retain(%s, \'[{"units": [{"text": "x", "embedding": [1]}]}]\')', (a,)),
         ("SELECT * FROM hindsight.retain_text(%s, 'Bob was here.')", (a,)),
         ("SELECT hindsight.delete_document(%s, 'any')", (a,)),
+        ("SELECT * FROM hindsight.reflect(%s, 'What is the plan?')", (a,)),
+        ("SELECT * FROM hindsight.refresh_mental_model(%s, 'plans')", (a,)),
     ]:
         with pytest.raises(psycopg.Error) as info:
             db.execute(call, args)
