@@ -18,10 +18,13 @@ SET hnsw.iterative_scan = off
 SET enable_seqscan = on
 SET enable_bitmapscan = on
 SET enable_sort = on
+SET jit = off
 AS $$
 DECLARE
     hits hindsight._arm_hit[];
 BEGIN
+    -- jit off: the disabled sort below adds 1e10 to the plan's cost, which would set off JIT
+    -- compilation (about 180 ms) on every call of a few-millisecond query.
     -- Through the shared HNSW index for a bank that is large and a large share of
     -- the table (hindsight._semantic_path), with an iterative scan so the bank
     -- filter still fills the LIMIT; scans and sorts off so the planner takes the

@@ -149,12 +149,14 @@ SET hnsw.iterative_scan = strict_order
 SET enable_seqscan = off
 SET enable_bitmapscan = off
 SET enable_sort = off
+SET jit = off
 AS $$
 BEGIN
     -- Semantic links of a bank searched through the shared HNSW index
     -- (hindsight._semantic_path): one index search per new unit, an iterative
     -- scan keeping the bank's units. Scans and sorts are off because the planner
-    -- would rather scan the bank and sort it once per new unit. These settings,
+    -- would rather scan the bank and sort it once per new unit; JIT is off because
+    -- the disabled sort adds 1e10 to the cost, past jit_above_cost. These settings,
     -- and ef_search (top_k + 10: the unit itself, ties), last for this call only.
     PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);
     EXECUTE $sql$
