@@ -63,5 +63,6 @@ COMMENT ON FUNCTION hindsight.distribute(int) IS
     'banks), makes hindsight.settings a reference table, and distributes recall, recall_json, recall_candidates, '
     'retain, retain_text, consolidate''s offline pass (_group_observations) and bank_config by their bank_id argument, '
     'so one call runs on the worker holding the bank '
-    '(in-database models then load on the workers: docs/providers.md). Returns what it distributed. Raises 0A000 when '
-    'Citus is not installed. See docs/scale-out.md.';
+    '(in-database models then load on the workers: docs/providers.md). Sets citus.enable_unsafe_triggers for its own '
+    'transaction: the extension''s triggers reach only the bank''s colocated shards. Returns what it distributed. '
+    'Raises 0A000 when Citus is not installed. See docs/scale-out.md.';
