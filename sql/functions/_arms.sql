@@ -425,16 +425,23 @@ BEGIN
     IF entry_ids IS NULL THEN
         RETURN '{}';
     END IF;
+    -- Spreading may add units outside the window, never above the units inside it: the ranks
+    -- take the window's units first, then by score.
     RETURN (SELECT coalesce(array_agg(ROW('temporal', s.unit_id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
-            FROM (SELECT t.unit_id, t.score, row_number() OVER (ORDER BY t.score DESC, t.reached)::int AS rn
+            FROM (SELECT t.unit_id, t.score,
+                         row_number() OVER (ORDER BY hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at)
+                                                         && temporal_window DESC,
+                                                     t.score DESC, t.reached)::int AS rn
                   FROM hindsight._temporal_spread(bank_id, entry_ids, entry_scores, temporal_window, types, tags,
-                                                  tags_match, recall_budget, config) t) s);
+                                                  tags_match, recall_budget, config) t
+                  JOIN hindsight.memory_units u ON u.bank_id = _temporal_arm.bank_id AND u.id = t.unit_id) s);
 END
 $$;
 COMMENT ON FUNCTION hindsight._temporal_arm(text, vector, tstzrange, text[], text[], text, int, jsonb) IS
     'Temporal arm (Hindsight TEMPR): a pool of units overlapping the window (cosine >= 0.1, best 60), entry '
     'points chosen round-robin over 8 equal slices of the window (up to 10, scored by proximity), then '
-    'spreading along temporal and causal links (hindsight._temporal_spread). Ranked by score, LIMIT recall_budget.';
+    'spreading along temporal and causal links (hindsight._temporal_spread). Ranked the window''s units first, then '
+    'by score; LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._temporal_spread(
     bank_id text,

@@ -103,7 +103,9 @@ BEGIN
     FROM (SELECT c.unit_id, c.candidate_rank, u.token_count, rerank_scores[c.o] AS rerank_raw,
                  normalized[c.o] AS rerank_score, r.recency, p.proof,
                  normalized[c.o]
-                     * hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8)
+                     -- under a time window the question names its period: recency does not count
+                     * CASE WHEN c.temporal_proximity IS NULL
+                            THEN hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
                      * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
                      * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
                      + coalesce(c.boost_additive, 0) AS final_score
@@ -194,7 +196,8 @@ $$Second half of hindsight.recall. rerank_scores: raw cross-encoder scores, one 
 (kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: normalized = fused score /
 best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
-(linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now()), proximity to the query window (0.5
+(linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now(); its boost is 1 when a time window is
+in force, since the question then names its period), proximity to the query window (0.5
 without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). The best recall_budget * 2 by
 final score are packed into max_tokens; with prefer_observations, a world or experience unit that an observation
 among them cites (observation_sources) is dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank;

@@ -111,7 +111,7 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 
 def test_time_scenario_window_march_to_may(client):
-    client.create_bank("t", config=NO_LINKS)  # a temporal link would carry the window to October
+    client.create_bank("t")  # with retain's links: spreading reaches October, and must not lift it
     client.retain("t", "Alice started the microservices migration.", timestamp="2024-03-12T10:00:00Z")
     client.retain("t", "Alice completed the auth service.", timestamp="2024-04-20T10:00:00Z")
     client.retain("t", "Alice is focusing on performance.", timestamp="2024-10-08T10:00:00Z")
@@ -121,8 +121,12 @@ def test_time_scenario_window_march_to_may(client):
     texts = [r.text for r in response.results]
     assert set(texts[:2]) == {"Alice started the microservices migration.", "Alice completed the auth service."}
     assert texts[2] == "Alice is focusing on performance."
+    # spreading along the temporal links reaches October, ranked after the window's units, and the
+    # recency boost (October is the most recent) does not count under the window
     october = response.results[2]
-    assert october.scores.temporal_rank is None and october.scores.temporal_proximity == 0.0
+    assert october.scores.temporal_rank == 3 and october.scores.temporal_proximity == 0.0
+    assert {r.scores.temporal_rank for r in response.results[:2]} == {1, 2}
+    assert october.scores.recency > max(r.scores.recency for r in response.results[:2])
 
 
 def test_coverage_takes_entry_points_round_robin_over_the_window(db):
