@@ -1,17 +1,12 @@
--- Derived data, kept exact by statement-level triggers on the memory tables.
---
--- Restore-safe by construction: pg_dump keeps the memory tables' rows (they are
--- extension config tables) but not the derived tables below, and a restore
--- inserts the rows again, which fires these triggers on empty derived tables.
--- entities.mention_count, which is dumped with its row, is recounted rather than
--- incremented, so a restore cannot double it.
+-- Derived data, kept exact by the statement-level triggers of sql/functions/_derived.sql
+-- (which also says why a restore rebuilds it and why the triggers are right on Citus):
 --
 --   _bank_counts    per bank: memory units and their total keyword length
 --   _bm25_terms     per bank and term: document frequency
 --   _bm25_postings  per bank, term and unit: term frequency and the unit's length
--- (the BM25 keyword backend reads the last two; the graph arm reads unit_count).
--- The triggers run as the extension owner (SECURITY DEFINER): callers may read
--- the derived tables of their banks but never write them.
+--   _entity_cooccurrences  per bank and pair of entities: units mentioning both
+-- (the BM25 keyword backend reads the middle two; the graph arm reads unit_count). Callers may
+-- read the derived tables of their banks but never write them.
 
 CREATE TABLE hindsight._bank_counts (
     bank_id      text PRIMARY KEY REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -53,4 +48,3 @@ COMMENT ON TABLE hindsight._entity_cooccurrences IS
     'Derived: for each pair of entities (both directions), in how many memory units both occur. Kept by triggers; '
     'entity resolution reads it, hindsight.entity_stats shows it.';
 
--- The functions and triggers that keep these tables exact: sql/functions/_derived.sql.
