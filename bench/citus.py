@@ -19,6 +19,7 @@ Needs Citus (make citus). Run: make bench-citus, or .venv/bin/python bench/citus
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import statistics
 import sys
@@ -31,7 +32,7 @@ from _common import analyze, header
 from pgvector.psycopg import register_vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
-from _cluster import CitusCluster, worker_of
+from _cluster import CitusCluster, Sent, worker_of
 
 from hindsight_pg import LocalEmbedder
 from hindsight_pg._inputs import find_locomo, load_locomo
@@ -68,12 +69,9 @@ def retain_all(conn: psycopg.Connection[Any], items: list[dict[str, Any]], trans
     conn.execute("SELECT hindsight.create_bank(%s)", (bank,))
     start = time.perf_counter()
     for i in range(0, len(items), BATCH):
-        statement = "SELECT * FROM hindsight.retain(%s, %s::jsonb)"
-        if transaction:
-            with conn.transaction():
-                conn.execute(statement, (bank, json.dumps(items[i : i + BATCH]))).fetchall()
-        else:
-            conn.execute(statement, (bank, json.dumps(items[i : i + BATCH]))).fetchall()
+        with conn.transaction() if transaction else contextlib.nullcontext():
+            batch = json.dumps(items[i : i + BATCH])
+            conn.execute("SELECT * FROM hindsight.retain(%s, %s::jsonb)", (bank, batch)).fetchall()
     return time.perf_counter() - start
 
 
@@ -89,21 +87,10 @@ def recall_once(conn: psycopg.Connection[Any], question: str, embedding: Any, fo
 
 
 def remote_commands(conn: psycopg.Connection[Any], question: str, embedding: Any, form: str) -> int:
-    """How many commands the coordinator sends to the workers for one recall (citus.log_remote_commands)."""
-    sent: list[str] = []
-
-    def notice(diag: Any) -> None:
-        if (diag.message_primary or "").startswith("issuing"):
-            sent.append(diag.message_primary)
-
-    conn.add_notice_handler(notice)
-    conn.execute("SET citus.log_remote_commands = on")
-    conn.execute("SET client_min_messages = log")
-    recall_once(conn, question, embedding, form)
-    conn.execute("RESET client_min_messages")
-    conn.execute("RESET citus.log_remote_commands")
-    conn.remove_notice_handler(notice)
-    return len(sent)
+    """How many commands the coordinator sends to the workers for one recall."""
+    with Sent(conn) as sent:
+        recall_once(conn, question, embedding, form)
+        return len(sent.commands)
 
 
 def main() -> None:

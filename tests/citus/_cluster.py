@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -118,19 +119,6 @@ class CitusCluster:
             conn.execute("SELECT citus_add_node(%s, %s)", (str(self.sockets), node.port))
         return node
 
-    def create_database(self, dbname: str) -> str:
-        """A database with Citus on every node; returns its DSN on the coordinator."""
-        for node in self.nodes:
-            with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
-                conn.execute(f'CREATE DATABASE "{dbname}"')
-            with psycopg.connect(node.dsn(dbname), autocommit=True) as conn:
-                conn.execute("CREATE EXTENSION citus")
-        with psycopg.connect(self.dsn(dbname), autocommit=True) as conn:
-            conn.execute("SELECT citus_set_coordinator_host(%s, %s)", (str(self.sockets), self.coordinator.port))
-            for node in self.workers:
-                conn.execute("SELECT citus_add_node(%s, %s)", (str(self.sockets), node.port))
-        return self.dsn(dbname)
-
     def stop(self) -> None:
         """Stop every node (fast shutdown, then immediate) and remove the directory."""
         for node in reversed(self._started):
@@ -209,14 +197,34 @@ def worker_of(conn: psycopg.Connection[Any], bank_id: str) -> int:
     return int(row[0])
 
 
-def wait_for(predicate: Any, timeout: float = 60.0, interval: float = 0.5) -> Any:
-    """Poll ``predicate()`` until it returns a true value (returned) or ``timeout`` seconds pass."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value or time.monotonic() > deadline:
-            return value
-        time.sleep(interval)
+class Sent:
+    """The commands a coordinator session sends to nodes while open (citus.log_remote_commands), as
+    (command, port). Local execution on the coordinator is not a remote command.
+
+        with Sent(conn) as sent:
+            conn.execute("SELECT hindsight.recall_json(...)")
+        sent.commands  # [("SELECT hindsight.recall_json(...)", 5433)]
+    """
+
+    def __init__(self, conn: psycopg.Connection[Any]) -> None:
+        self.conn, self.commands = conn, []
+
+    def _notice(self, diag: Any) -> None:  # a Diagnostic is valid only inside the callback
+        if (diag.message_primary or "").startswith("issuing "):
+            port = int(re.search(r":(\d+) connectionId", diag.message_detail or "").group(1))
+            self.commands.append((diag.message_primary.removeprefix("issuing "), port))
+
+    def __enter__(self) -> Sent:
+        self.conn.add_notice_handler(self._notice)
+        self.conn.execute("SET citus.log_remote_commands = on")
+        self.conn.execute("SET client_min_messages = log")
+        self.commands.clear()
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        self.conn.remove_notice_handler(self._notice)
+        self.conn.execute("RESET client_min_messages")
+        self.conn.execute("RESET citus.log_remote_commands")
 
 
 if __name__ == "__main__":

@@ -4,13 +4,12 @@ and where one bank's calls run (distributed function delegation)."""
 from __future__ import annotations
 
 import json
-import re
 import time
 import uuid
 
 import psycopg
 import pytest
-from _cluster import worker_of
+from _cluster import Sent, worker_of
 from _helpers import put, vec
 from psycopg import sql
 
@@ -214,31 +213,6 @@ def test_triggers_keep_derived_data_exact_on_the_workers(db, bank_id):
     db.execute("SELECT hindsight.delete_bank(%s)", (bank_id,))
     for table in ("_bank_counts", "_bm25_terms", "_bm25_postings", "_entity_cooccurrences"):
         assert db.execute(f"SELECT count(*) FROM hindsight.{table} WHERE bank_id = %s", (bank_id,)).fetchone() == (0,)
-
-
-class Sent:
-    """The commands the coordinator sends to nodes while open (citus.log_remote_commands): (command, port).
-    Local execution on the coordinator is not a remote command."""
-
-    def __init__(self, db) -> None:
-        self.db, self.commands = db, []
-
-    def _notice(self, diag) -> None:  # a Diagnostic is valid only inside the callback
-        if (diag.message_primary or "").startswith("issuing "):
-            port = int(re.search(r":(\d+) connectionId", diag.message_detail or "").group(1))
-            self.commands.append((diag.message_primary.removeprefix("issuing "), port))
-
-    def __enter__(self) -> Sent:
-        self.db.add_notice_handler(self._notice)
-        self.db.execute("SET citus.log_remote_commands = on")
-        self.db.execute("SET client_min_messages = log")
-        self.commands.clear()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self.db.remove_notice_handler(self._notice)
-        self.db.execute("RESET client_min_messages")
-        self.db.execute("RESET citus.log_remote_commands")
 
 
 def remote_commands(db, statement: str, params=None) -> list[tuple[str, int]]:
