@@ -27,7 +27,8 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, Protocol
 
-from . import temporal, temporal_zh, text
+from . import temporal, text
+from .temporal import chinese
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")
@@ -178,8 +179,8 @@ def has_verb(sentence: str) -> bool:
     lists lack, or another language); Chinese and Japanese need four characters
     or more (no rule here can tell their verbs apart).
     """
-    if temporal_zh.has_cjk(sentence):
-        return sum(1 for ch in sentence if temporal_zh.has_cjk(ch)) >= 4
+    if chinese.has_cjk(sentence):
+        return sum(1 for ch in sentence if chinese.has_cjk(ch)) >= 4
     words = [w.lower().replace("’", "'") for w in _WORD.findall(sentence)]
     for word in words:
         if word in _AUXILIARIES or word in _IRREGULAR_PAST or _base_verb(word):
@@ -206,7 +207,7 @@ def _base_verb(word: str) -> bool:
 
 def split_sentences(passage: str) -> list[str]:
     """Sentences of a passage: pysbd for alphabetic text, 。！？ for Chinese and Japanese."""
-    if temporal_zh.has_cjk(passage):
+    if chinese.has_cjk(passage):
         return [s.strip() for s in _CJK_SENTENCE.findall(passage) if s.strip()]
     return [s.strip() for s in _segmenter().segment(passage) if s.strip()]
 
@@ -297,7 +298,7 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     quoted: list[str] = []
     for match in _QUOTED.finditer(passage):
         name = (match.group(1) or match.group(2) or "").strip(" ,.!?;:")
-        if name and len(name.split()) <= 5 and (temporal_zh.has_cjk(name) or name[:1].isupper()):
+        if name and len(name.split()) <= 5 and (chinese.has_cjk(name) or name[:1].isupper()):
             quoted.append(name)
     quoted_lower = [f" {q.lower()} " for q in quoted]
     unique: dict[str, str] = {}

@@ -29,7 +29,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime
 
-from . import temporal, temporal_zh
+from . import temporal
+from .temporal import chinese
 
 # Number words by value; articles that also mean "one" (a, un, ein, ...) and words that are
 # mostly something else (English "once", "due", "elf"; Italian "sei", "otto") are left out.
@@ -135,7 +136,7 @@ def signature(
     cjk = "".join(_CJK.findall(folded))
     for run in _CJK_NUMERAL.findall(cjk):
         try:
-            numbers.append(str(temporal_zh.number(run)))
+            numbers.append(str(chinese.number(run)))
         except KeyError:  # 千, 万, 亿: not read by the date rules; the run itself then
             numbers.append(run)
     dates = [w for w in words if w in _DATE_WORDS]
@@ -187,7 +188,7 @@ def _number(token: str) -> str:
 
 def _mentions(words: str, name: str) -> bool:
     """Whether a normalised text has a name: as whole words, or anywhere for a Chinese or Japanese name."""
-    return f" {name} " in words or (temporal_zh.has_cjk(name) and name in words)
+    return f" {name} " in words or (chinese.has_cjk(name) and name in words)
 
 
 def _plain(name: str) -> str:

@@ -1,0 +1,126 @@
+"""Query analysis: the date window a question talks about.
+
+``analyze(query, today)`` returns the whole days a question's time expressions cover ("last week"
+-> the previous Monday to Sunday, "since January" -> 1 January up to the reference instant), or
+None when the question has no time constraint. ``parse_temporal`` wraps it with a reference instant
+and a time zone and returns aware datetimes.
+
+How: a language's grammar finds the atoms (``european.py`` for English, German, French, Spanish,
+Italian and Russian; ``chinese.py`` for Chinese and Japanese's common forms), ``grammar.py``
+combines them (parts of periods, "around", ranges, open ends) and picks the window; dateparser is the
+fallback for a question with a date signal no rule took, imported only then. The vocabulary is in
+``words.py``, holidays in ``named_days.py``, calendar arithmetic in ``dates.py``. Every rule and
+convention: docs/temporal.md.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, time
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from . import chinese, european
+from .dates import SEASON_MONTHS, Span
+from .grammar import window
+from .words import MONTH_NAMES, SEASON_NAMES, TODAY, TOMORROW, WEEKDAY_NAMES, YESTERDAY
+
+__all__ = ["MONTH_NAMES", "SEASON_NAMES", "TODAY", "TOMORROW", "WEEKDAY_NAMES", "YESTERDAY", "Span", "analyze",
+           "parse_temporal"]  # fmt: skip
+
+
+def analyze(query: str, today: date, hemisphere: str = "north", hour: int = 12) -> Span | None:
+    """The days ``query`` talks about, seen from ``today`` (``hour``: the reference hour, for "the last 5
+    hours"), or None. Never raises for odd dates: arithmetic that leaves the years 1..9999 means no
+    window. Raises ``ValueError`` for a hemisphere other than north or south."""
+    if hemisphere not in SEASON_MONTHS:
+        raise ValueError(f"hemisphere must be north or south, got {hemisphere!r}")
+    try:
+        if chinese.has_cjk(query):
+            text, found = chinese.atoms(query, today, hour, hemisphere)
+            span = window(text, found, chinese.COMBINATORS, today)
+            if span is not None or chinese.blocks_fallback(query):
+                return span
+        text, found = european.atoms(query, today, hour, hemisphere)
+        span = window(text, found, european.COMBINATORS, today)
+        if span is not None or found:
+            return span
+        return _dateparser(text, today)
+    except (OverflowError, ValueError):
+        return None
+
+
+def parse_temporal(
+    query: str,
+    reference: datetime,
+    time_zone: str = "UTC",
+    hemisphere: str = "north",
+) -> tuple[datetime, datetime] | None:
+    """The window of ``query`` as aware datetimes in ``time_zone``: 00:00 of the first day to
+    23:59:59.999999 of the last, or to ``reference`` itself for an open end ("since January", "the past
+    three months"), with days counted from ``reference`` seen in that zone (naive means UTC).
+
+    None when the query has no time constraint. Raises ``ValueError`` for an unknown time zone or
+    hemisphere; any other failure inside the analysis means None.
+    """
+    zone = _zone(time_zone)
+    if reference.tzinfo is None:
+        reference = reference.replace(tzinfo=ZoneInfo("UTC"))
+    local = reference.astimezone(zone)
+    span = analyze(query, local.date(), hemisphere, local.hour)
+    if span is None:
+        return None
+    start = datetime.combine(span.start, time.min, zone)
+    end = local if span.until_now else datetime.combine(span.end, time.max, zone)
+    return start, end
+
+
+def _zone(name: str) -> Any:
+    try:
+        return ZoneInfo(name)
+    except (KeyError, ValueError) as exc:
+        raise ValueError(f"unknown time zone {name!r}") from exc
+
+
+# -- dateparser fallback --------------------------------------------------------------------------
+
+_SIGNAL = re.compile(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?|\d{1,2}(?:st|nd|rd|th)\b")
+_RELATIVE_WORDS = {"ago", "hace", "fa", "назад", "tomorrow", "mañana", "domani", "demain", "morgen", "завтра"}
+
+
+def _dateparser(text: str, today: date) -> Span | None:
+    """dateparser's search, for a numeric date no rule took ("notes from 03/05/2024", "5.3.24"); a match
+    counts only with a real date signal."""
+    if not _SIGNAL.search(text):
+        return None
+    from dateparser.search import search_dates  # imported only when needed (about 0.3 s)
+
+    base = datetime.combine(today, time(12))
+    found = search_dates(
+        text,
+        languages=["en", "es", "it", "fr", "de", "ru"],
+        settings={"RELATIVE_BASE": base, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False},
+    )
+    best: tuple[int, date] | None = None
+    for matched, when in found or []:
+        strength = _signal_strength(matched.lower())
+        if strength and (best is None or strength > best[0]):
+            best = (strength, when.date())
+    return Span(best[1], best[1]) if best else None
+
+
+def _signal_strength(matched: str) -> int:
+    """How clearly a dateparser match is a date: 0 = not at all (a bare number, a short word)."""
+    score = 0
+    if re.search(r"\d{1,4}[-/.]\d{1,2}", matched):
+        score += 3
+    found_words = set(re.findall(r"[^\W\d_]+", matched))
+    if found_words & set(MONTH_NAMES) and re.search(r"\d", matched):
+        score += 2
+    if found_words & set(WEEKDAY_NAMES):
+        score += 2
+    if found_words & _RELATIVE_WORDS:
+        score += 2
+    if score and re.search(r"\d", matched):
+        score += 1
+    return score

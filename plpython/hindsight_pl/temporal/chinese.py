@@ -1,0 +1,532 @@
+"""Time expressions in Chinese (simplified and traditional) and Japanese's common forms: the atoms.
+
+Chinese has no spaces, so a time word can sit inside a name or a longer word. Before matching,
+three rules mask what is not a date (docs/temporal.md, "Names and non-dates"):
+
+- a weekday word 周一…周日 / 周末 read after the surname 周 is a name when a given-name character
+  follows it and nothing before 周 makes it a date (上 / 下 / 本 / 这 / 每): 周一鹏, 周二虎;
+- a time word whose last character starts a common word with the next character is not a time
+  word: 今年糕点 (年糕), 这个月饼 (月饼), 周末端 (末端);
+- a few fixed titles and brands that hold time words (今日头条, 明日方舟) are a lexicon.
+
+Numerals: digits (full-width ones are folded by NFKC), Chinese numerals with 十 / 百, digit by digit
+(二〇二四), and 廿 (20) / 卅 (30). cn2an 0.5.24 reads most of these but rejects 卅, so the few lines
+of :func:`number` stay.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from datetime import date, timedelta
+
+from . import named_days
+from .dates import (
+    DAY,
+    Span,
+    add_months,
+    add_years,
+    day,
+    day_of_month_recent,
+    month_relative,
+    month_span,
+    quarter_span,
+    season_span,
+    shift_month,
+    shift_quarter,
+    week_span,
+    weekday_relative,
+    year_span,
+)
+from .grammar import (
+    RANK_AGO,
+    RANK_DATE,
+    RANK_DAY,
+    RANK_MONTH,
+    RANK_MONTH_DAY,
+    RANK_PERIOD,
+    RANK_RELATIVE,
+    RANK_SEASON,
+    RANK_WEEKDAY,
+    RANK_YEAR,
+    Combinators,
+    Found,
+)
+
+_TRADITIONAL = str.maketrans({
+    "週": "周", "個": "个", "這": "这", "來": "来", "後": "后", "兩": "两", "幾": "几", "過": "过", "禮": "礼",
+    "號": "号", "從": "从", "開": "开", "於": "于", "裡": "里", "間": "间", "時": "时", "內": "内", "當": "当",
+    "曆": "历", "頭": "头", "條": "条", "鳴": "鸣", "倫": "伦", "傑": "杰", "節": "节", "聖": "圣", "誕": "诞",
+    "慶": "庆", "國": "国", "勞": "劳", "動": "动", "輕": "轻", "點": "点", "鐘": "钟", "晚": "晚", "後": "后",
+    "則": "则", "為": "为", "迄": "迄", "於": "于", "現": "现", "在": "在", "將": "将", "計": "计", "劃": "划",
+    "準": "准", "備": "备", "糕": "糕", "餅": "饼", "末": "末", "端": "端", "級": "级", "億": "亿", "萬": "万",
+    "筆": "笔", "華": "华", "鵬": "鹏", "龍": "龙", "飛": "飞", "鳳": "凤", "濤": "涛", "強": "强", "偉": "伟",
+    "軍": "军", "劉": "刘", "陳": "陈", "張": "张", "楊": "杨", "趙": "赵", "黃": "黄", "吳": "吴", "鄭": "郑",
+    "馬": "马", "孫": "孙", "東": "东", "區": "区", "們": "们", "麼": "么", "誰": "谁", "甚": "什", "嗎": "吗",
+    "會": "会", "議": "议", "論": "论", "討": "讨", "報": "报", "歲": "岁", "週": "周", "屆": "届", "長": "长",
+    "假": "假", "黃": "黄", "金": "金", "冬": "冬", "陰": "阴", "曆": "历", "歷": "历", "頭": "头", "說": "说",
+})  # fmt: skip
+
+_DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
+           "八": 8, "九": 9}  # fmt: skip
+NUM = r"[0-9零〇○一二两三四五六七八九十百廿卅]+"
+SMALL = r"(?:[0-9]{1,3}|[一二两三四五六七八九十百廿卅]+)"  # a count, not a year
+WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+JA_WEEKDAY = {"月": 0, "火": 1, "水": 2, "木": 3, "金": 4, "土": 5, "日": 6}
+WEEK = r"(?:周|星期|礼拜)"
+
+# Given-name characters: common in names, rare right after a weekday word. After 周 + a weekday
+# numeral they make a person (周一鹏), not a Monday.
+GIVEN_NAME = set("鹏鸣凡帆博诺航涵菲宁然丹民兵峰飞龙辰舟川梅林虎伟芳娜敏静丽强磊军洋勇艳杰娟涛超秀霞刚桂华斌波"
+                 "亮鑫宇浩凯健俊帅瑶婷雪琳欣怡佳琪萱轩泽睿哲铭翔鹤鹰彬彤嘉颖倩蕾薇璐瑞昊昕晗晖楠毅坤勋豪锋婕珊"
+                 "蓉玲萍燕莉艺翠露霖鸿岩松柏桐榕桦源渊澜淼沛旭曦煜炜烨焱熙琦瑾璇珂琛瑜璟彪虹凤茜婉妍媛娇蕊"
+                 "骏驰腾龙麟琳璋瑛")  # fmt: skip
+# A time word's last character and the next one that make a common word: not a time word then.
+COMPOUNDS = {"年糕", "年货", "年画", "月饼", "月亮", "月光", "月球", "月嫂", "月季", "末端", "末尾", "日记", "日志",
+             "日元", "日语", "周期", "周岁"}  # fmt: skip
+# Titles and brands that hold a time word (the one list; people's names follow the rule above).
+TITLES = ["今日头条", "今日说法", "明日方舟", "明日之后", "昨日重现", "明天会更好", "周末愉快", "今天不上班"]
+RECURRING = re.compile(r"每(?:天|日|周|星期|礼拜|个?月|年|季度|逢)|週[一-日]ごと|毎(?:日|週|月|年)")
+
+COMBINATORS = Combinators(
+    part_after=[
+        (r"的?(?:年初|开年)", "early"), (r"的?年中", "mid"), (r"的?(?:年底|年尾|年末|岁末)", "late"),
+        (r"的?(?:月初|上旬|初)", "early"), (r"的?(?:月中|中旬)", "mid"), (r"的?(?:月底|月末|下旬|底|末)", "late"),
+        (r"的?上半年", "first half"), (r"的?下半年", "second half"), (r"的?(?:上半月)", "first half"),
+        (r"的?(?:下半月)", "second half"), (r"的?第一[周个星期]+", "week 1"), (r"的?第二[周个星期]+", "week 2"),
+        (r"的?第三[周个星期]+", "week 3"), (r"的?第四[周个星期]+", "week 4"), (r"的?最后一[周个星期]+", "week last"),
+        (r"的?(?:第一天|头一天)", "first day"), (r"的?最后一天", "last day"),
+    ],
+    around_after=[r"前后", r"左右", r"附近", r"ごろ", r"頃"],
+    open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
+    open_after=[
+        (r"(?:以来|来|起|开始|迄今|至今|到现在|到今天|到目前为止|以降|から)", "since"),
+        (r"(?:以后|之后|过后|后)(?![0-9一二两三四五六七八九十几半])", "after"),
+        (r"(?:以前|之前|前)(?![0-9一二两三四五六七八九十几半])", "before"),
+        (r"(?:まで)", "until"),
+    ],
+    range_pairs=[(r"从|自|由", r"到|至|~|～|-|—|－|–|一直到"), (r"", r"到|至|~|～|-|—|－|–|から|から〜")],
+    range_after=[r"为止", r"まで"],
+    word="",
+)
+
+
+def has_cjk(text: str) -> bool:
+    return bool(re.search(r"[\u3040-\u30ff\u3400-\u9fff]", text))
+
+
+def number(text: str) -> int:
+    """12, 十二, 两, 二十三, 一百, 二〇二四 (digit by digit without 十 / 百), 廿一 (21), 卅一 (31)."""
+    if text.isdigit():
+        return int(text)
+    text = text.replace("廿", "二十").replace("卅", "三十")
+    if "十" not in text and "百" not in text:
+        return int("".join(str(_DIGITS[c]) for c in text))
+    total, current = 0, 0
+    for c in text:
+        if c == "百":
+            total += (current or 1) * 100
+            current = 0
+        elif c == "十":
+            total += (current or 1) * 10
+            current = 0
+        else:
+            current = _DIGITS[c]
+    return total + current
+
+
+def prepare(query: str) -> str:
+    """NFKC (full-width digits), traditional characters folded, and what is not a date masked with □
+    (same length, so positions stay)."""
+    text = unicodedata.normalize("NFKC", query).translate(_TRADITIONAL)
+    text = re.sub(r"\s+", " ", text).strip()
+    for title in TITLES:
+        text = text.replace(title, "□" * len(title))
+    # the surname 周 + a weekday numeral + a given-name character: a person
+    text = re.sub(
+        r"(?<![上下本这每个])周([一二三四五六日天])([\u4e00-\u9fff])",
+        lambda m: "□□□" if m.group(2) in GIVEN_NAME else m.group(0),
+        text,
+    )
+    return text
+
+
+def blocks_fallback(query: str) -> bool:
+    """True when the query's time-looking words are recurring forms or masked names: no other analysis
+    should look for a date in it."""
+    text = unicodedata.normalize("NFKC", query).translate(_TRADITIONAL)
+    return bool(RECURRING.search(text)) or "□" in prepare(query)
+
+
+def _compound_follows(text: str, end: int) -> bool:
+    """The time word ending at ``end`` and the next character make a common word (年糕, 月饼)."""
+    return end < len(text) and text[end - 1 : end + 1] in COMPOUNDS
+
+
+def _year(digits: str | None, word: str | None, today: date) -> int | None:
+    if digits:
+        year = number(digits)
+        return year if today.year - 120 <= year <= today.year + 20 and len(digits) >= 4 else None
+    return today.year + YEAR_WORDS.get(word or "今年", 0)
+
+
+YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "上一年": -1, "今年": 0, "本年": 0, "当年": 0, "明年": 1,
+              "下一年": 1, "后年": 2, "大后年": 3, "一昨年": -2, "来年": 1, "再来年": 2}  # fmt: skip
+_YEAR_WORD = "|".join(sorted(YEAR_WORDS, key=len, reverse=True))
+YEAR_PREFIX = rf"(?:(?P<yd>{NUM})年|(?P<yw>{_YEAR_WORD}))?的?"
+DAY_WORDS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0, "本日": 0, "当天": 0,
+             "当日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "一昨日": -2, "明后日": 2, "今晚": 0,
+             "今早": 0, "今晨": 0, "今夜": 0, "今朝": 0, "昨晚": -1, "昨夜": -1, "昨晨": -1, "明早": 1, "明晚": 1,
+             "明晨": 1, "今晩": 0, "昨晩": -1}  # fmt: skip
+_DAY_WORD = "|".join(sorted(DAY_WORDS, key=len, reverse=True))
+_DAY_PART = r"(?:的)?(?:上午|下午|中午|早上|早晨|晚上|傍晚|凌晨|夜里|夜间|白天|午后|深夜)"
+
+
+def _try(make: Callable[[], Span | None]) -> Span | None:
+    try:
+        return make()
+    except (ValueError, OverflowError, KeyError):
+        return None
+
+
+def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
+    """The prepared text of ``query`` and every time expression in it."""
+    text = prepare(query)
+    if RECURRING.search(text):
+        return text, []
+    future = bool(re.search(r"打算|计划|准备|将要|将会|予定", text))
+    found: list[Found] = []
+    for finder in (_dates, _months, _years, _weeks, _days, _quarters, _seasons, _amounts, _holidays):
+        found.extend(finder(text, today, hour, hemisphere, future))
+    return text, [f for f in found if not _compound_follows(text, f.end)]
+
+
+def _dates(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out: list[Found] = []
+    taken: list[tuple[int, int]] = []
+    # a day range inside a month: (2024年)3月5日至8日
+    for m in re.finditer(rf"(?:(?P<y>{NUM})年)?(?P<m>{NUM})月(?P<d1>{NUM})[日号]?(?:到|至|~|～|-|—)(?P<d2>{NUM})[日号]",
+                         text):  # fmt: skip
+        month, d1, d2 = number(m["m"]), number(m["d1"]), number(m["d2"])
+
+        def in_year(y: int, month: int = month, d1: int = d1, d2: int = d2) -> Span | None:
+            return _try(lambda: Span(date(y, month, d1), date(y, month, d2)))
+
+        year = _year(m["y"], None, today) if m["y"] else None
+        recent = None if year else day_of_month_recent(month, d1, today) if 1 <= month <= 12 else None
+        span = in_year(year or (recent.year if recent else today.year))
+        if span and span.end >= span.start:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_DATE, year_given=bool(year), in_year=in_year,
+                             repeats=None if year else "year"))  # fmt: skip
+            taken.append((m.start(), m.end()))
+    # full dates and a day of a month
+    for m in re.finditer(rf"(?:(?P<y>{NUM})年)?(?P<m>{NUM})月(?P<d>{NUM})[日号]", text):
+        month, dom = number(m["m"]), number(m["d"])
+        if m["y"]:
+            year = _year(m["y"], None, today)
+            span = _try(lambda m=m, year=year, month=month, dom=dom: day(date(year or 0, month, dom)))
+            if span and year:
+                out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
+            continue
+        recent = day_of_month_recent(month, dom, today) if 1 <= month <= 12 else None
+        if recent:
+            out.append(Found(m.start(), m.end(), day(recent), "day", RANK_MONTH_DAY,
+                             in_year=lambda y, month=month, dom=dom: _try(lambda: day(date(y, month, dom))),
+                             repeats="year"))  # fmt: skip
+    # a day of the month alone: 21日, 廿一日, 15号 (号 only where a date reads on: not 3号楼, 2号线)
+    for m in re.finditer(rf"(?<![0-9零〇一二两三四五六七八九十百廿卅月第周期礼拜])(?P<d>{NUM})(?P<k>[日号])", text):
+        if m["k"] == "号" and not re.match(r"(?:$|[的开上下晚早中前后之以到至那这我你他她谁去来见有是和跟，。？！、,.?! ])",
+                                           text[m.end() : m.end() + 1]):  # fmt: skip
+            continue
+        dom = number(m["d"])
+        if not 1 <= dom <= 31:
+            continue
+        for back in range(0, 3):
+            first = add_months(today.replace(day=1), -back)
+            candidate = _try(lambda first=first, dom=dom: day(date(first.year, first.month, dom)))
+            if candidate and candidate.start <= today:
+                out.append(Found(m.start(), m.end(), candidate, "day", RANK_MONTH_DAY))
+                break
+    # 去年今天 / 去年的今天
+    for m in re.finditer(r"去年的?(?:今天|今日)", text):
+        out.append(Found(m.start(), m.end(), _try(lambda: day(add_years(today, -1))) or day(today), "day", RANK_DATE))
+    return out
+
+
+def _months(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    # 2024年3月, 二〇二三年十二月(份)
+    for m in re.finditer(rf"(?P<y>{NUM})年(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
+        year, month = _year(m["y"], None, today), number(m["m"])
+        if year and 1 <= month <= 12:
+            out.append(Found(m.start(), m.end(), month_span(year, month), "month", RANK_PERIOD, year_given=True))
+    # 去年12月, 今年3月
+    for m in re.finditer(rf"(?P<yw>{_YEAR_WORD})的?(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
+        month = number(m["m"])
+        if 1 <= month <= 12:
+            out.append(Found(m.start(), m.end(), month_span(today.year + YEAR_WORDS[m["yw"]], month), "month",
+                             RANK_PERIOD, year_given=True))  # fmt: skip
+    # 3月, 十二月(份): the most recent that has started
+    for m in re.finditer(rf"(?<![0-9零〇一二两三四五六七八九十年个上下本这第])(?P<m>{NUM})月份?(?!{NUM}[日号]|曜)",
+                         text):  # fmt: skip
+        month = number(m["m"])
+        if 1 <= month <= 12:
+            out.append(Found(m.start(), m.end(), month_relative(month, today, "bare"), "month", RANK_MONTH,
+                             in_year=lambda y, month=month: month_span(y, month), repeats="year"))  # fmt: skip
+    # 上个月, 上一个月, 上上个月, 本月, 这个月, 下个月, 下下个月; 先月, 先々月, 今月, 来月, 再来月
+    relative = {"上上个月": -2, "上上月": -2, "上个月": -1, "上一个月": -1, "上一月": -1, "上月": -1, "本月": 0,
+                "这个月": 0, "这月": 0, "当月": 0, "下个月": 1, "下一个月": 1, "下一月": 1, "下月": 1,
+                "下下个月": 2, "下下月": 2, "先月": -1, "先々月": -2, "先先月": -2, "今月": 0, "来月": 1,
+                "再来月": 2}  # fmt: skip
+    for m in re.finditer("|".join(sorted(relative, key=len, reverse=True)), text):
+        shift = relative[m.group(0)]
+        out.append(Found(m.start(), m.end(), shift_month(today, shift), "month", RANK_RELATIVE, current=shift == 0))
+    # a month's part alone: 月初, 中旬, 月底 (this month's)
+    for m in re.finditer(r"(?<![0-9零〇一二两三四五六七八九十个上下本这年])(?:月初|月中|月底|月末|上旬|中旬|下旬)", text):
+        from .dates import apply_part
+
+        part = {"月初": "early", "上旬": "early", "月中": "mid", "中旬": "mid"}.get(m.group(0), "late")
+        span = apply_part(month_span(today.year, today.month), "month", part)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+    return out
+
+
+def _years(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    for m in re.finditer(_YEAR_WORD, text):
+        year = today.year + YEAR_WORDS[m.group(0)]
+        out.append(Found(m.start(), m.end(), year_span(year), "year", RANK_RELATIVE, current=year == today.year))
+    for m in re.finditer(rf"(?P<y>{NUM})年(?!级|代|龄|纪|薪|货|糕)", text):
+        year = _year(m["y"], None, today)
+        if year:
+            out.append(Found(m.start(), m.end(), year_span(year), "year", RANK_YEAR, year_given=True))
+    # a year's part alone: 年初, 年底, 上半年 (this year's)
+    for m in re.finditer(r"(?<![0-9零〇一二两三四五六七八九十去今明前后年])(?:年初|年中|年底|年尾|年末|上半年|下半年)", text):
+        from .dates import apply_part
+
+        part = {"年初": "early", "年中": "mid", "上半年": "first half", "下半年": "second half"}.get(m.group(0), "late")
+        span = apply_part(year_span(today.year), "year", part)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+    return out
+
+
+def _weeks(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    shifts = {"上上": -2, "上": -1, "下下": 2, "下": 1, "本": 0, "这": 0, "先々": -2, "先先": -2, "先": -1, "今": 0,
+              "来": 1, "再来": 2}  # fmt: skip
+    prefix = r"(?P<p>上上|下下|上|下|本|这)(?:一)?个?"
+    # 上周, 上上个星期, 下一周 (+ a weekday: that day of that week; + 末: its weekend)
+    for m in re.finditer(rf"{prefix}{WEEK}(?:的)?(?P<d>[一二三四五六日天末])?", text):
+        out.append(_week_found(m, shifts[m["p"]], today, WEEKDAY))
+    for m in re.finditer(r"(?P<p>先々|先先|先|今|再来|来)周(?:の)?(?:(?P<d>[月火水木金土日])曜日?)?", text):
+        out.append(_week_found(m, shifts[m["p"]], today, JA_WEEKDAY))
+    # bare weekdays: 周一, 星期三, 礼拜天 (the most recent, today included); 周末 (this week's weekend)
+    for m in re.finditer(rf"(?<![上下本这个每□])(?:{WEEK})(?P<d>[一二三四五六日天末])", text):
+        if m["d"] == "末":
+            monday = week_span(today).start
+            out.append(Found(m.start(), m.end(), Span(monday + 5 * DAY, monday + 6 * DAY), "weekend", RANK_RELATIVE))
+            continue
+        d = weekday_relative(WEEKDAY[m["d"]], today, "bare")
+        end = m.end() + (len(p.group(0)) if (p := re.match(_DAY_PART, text[m.end() :])) else 0)
+        out.append(Found(m.start(), end, day(d), "day", RANK_WEEKDAY, repeats="week"))
+    for m in re.finditer(r"(?<![周□の])(?P<d>[月火水木金土日])曜日?", text):
+        if m.group(0) in ("日曜",) or m.group(0).endswith("日") or m.group(0).endswith("曜"):
+            d = weekday_relative(JA_WEEKDAY[m["d"]], today, "bare")
+            out.append(Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week"))
+    return out
+
+
+def _week_found(m: re.Match[str], shift: int, today: date, names: dict[str, int]) -> Found:
+    monday, sunday = week_span(today, shift).start, week_span(today, shift).end
+    which = m["d"]
+    if which is None:
+        return Found(m.start(), m.end(), Span(monday, sunday), "week", RANK_RELATIVE, current=shift == 0)
+    if which == "末":
+        return Found(m.start(), m.end(), Span(monday + 5 * DAY, sunday), "weekend", RANK_RELATIVE)
+    d = monday + timedelta(days=names[which])
+    return Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week")
+
+
+def _days(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    for m in re.finditer(rf"(?:{_DAY_WORD})(?:{_DAY_PART})?", text):
+        word = re.match(_DAY_WORD, m.group(0))
+        assert word is not None
+        out.append(Found(m.start(), m.end(), day(today + DAY_WORDS[word.group(0)] * DAY), "day", RANK_DAY))
+    for m in re.finditer(r"现在|目前|当前|今|いま|現在", text):
+        out.append(Found(m.start(), m.end(), Span(today, today, True), "day", RANK_DAY, weak=True, now=True))
+    return out
+
+
+def _quarters(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    for m in re.finditer(rf"{YEAR_PREFIX}(?:第(?P<q1>[一二三四1-4])季度?|(?P<q2>[一二三四1-4])季度|[qQ](?P<q3>[1-4]))", text):
+        year = _year(m["yd"], m["yw"], today)
+        quarter = number(m["q1"] or m["q2"] or m["q3"])
+        if year and 1 <= quarter <= 4:
+            given = bool(m["yd"] or m["yw"])
+            out.append(Found(m.start(), m.end(), quarter_span(year, quarter), "quarter", RANK_PERIOD, year_given=given,
+                             in_year=lambda y, q=quarter: quarter_span(y, q), repeats="year"))  # fmt: skip
+    for m in re.finditer(r"(?P<p>上上|上|本|这|下下|下)(?:一)?个?季度", text):
+        shift = {"上上": -2, "上": -1, "本": 0, "这": 0, "下": 1, "下下": 2}[m["p"]]
+        out.append(Found(m.start(), m.end(), shift_quarter(today, shift), "quarter", RANK_RELATIVE))
+    return out
+
+
+SEASONS = {"春": "spring", "夏": "summer", "秋": "autumn", "冬": "winter"}
+
+
+def _seasons(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """今年夏天, 去年冬天 (the season that starts in that year: how 去年冬天 is said), 2023年夏天, 春天 (the
+    most recent that has started)."""
+    out = []
+    from .dates import season_relative
+
+    for m in re.finditer(rf"{YEAR_PREFIX}(?P<s>[春夏秋冬])(?:天|季)", text):
+        season = SEASONS[m["s"]]
+        if m["yd"] or m["yw"]:
+            year = _year(m["yd"], m["yw"], today)
+            if year is None:
+                continue
+            span = season_span(season, year, hemisphere)
+            out.append(Found(m.start(), m.end(), span, "season", RANK_SEASON, year_given=True,
+                             in_year=lambda y, season=season: season_span(season, y, hemisphere)))  # fmt: skip
+        else:
+            span = season_relative(season, today, hemisphere, "bare")
+            out.append(Found(m.start(), m.end(), span, "season", RANK_SEASON,
+                             in_year=lambda y, season=season: season_span(season, y, hemisphere), repeats="year"))  # fmt: skip
+    return out
+
+
+_UNIT = r"(?P<u>小时|个小时|钟头|天|日|周间|周|个星期|星期|个礼拜|礼拜|个月|年|ヶ月|か月|カ月|箇月)"
+
+
+def _unit(word: str) -> str:
+    if "时" in word or "钟头" in word:
+        return "hour"
+    if word in ("天", "日"):
+        return "day"
+    if "周" in word or "星期" in word or "礼拜" in word:
+        return "week"
+    if "月" in word:
+        return "month"
+    return "year"
+
+
+def _move(today: date, hour: int, unit: str, n: float) -> date:
+    from datetime import datetime, time
+
+    if unit == "hour":
+        return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
+    if unit == "day":
+        return today + timedelta(days=n)
+    if unit == "week":
+        return today + timedelta(weeks=n)
+    if unit == "month":
+        return today + timedelta(days=15 * (1 if n > 0 else -1)) if abs(n) == 0.5 else add_months(today, int(n))
+    return add_months(today, 6 * (1 if n > 0 else -1)) if abs(n) == 0.5 else add_years(today, int(n))
+
+
+def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """Counts of units: N天前 / N天后 (that day), 两三天前 / 几周前 (ranges), 过去三个月 / 最近几天 / 三天内 (up to
+    now), 未来一周 (ahead), 前两天 / 前几天."""
+    out = []
+    count = rf"(?P<n>{SMALL}|半|几|两三|三四|一两|二三|四五|五六)"
+    # 前两天 [R-3, R-1]; 前几天 / 这几天前 [R-5, R-2]
+    for m in re.finditer(r"(?<![0-9一二两三四五六七八九十年月日])前(?P<n>两|二|2|几)天", text):
+        span = Span(today - 3 * DAY, today - DAY) if m["n"] != "几" else Span(today - 5 * DAY, today - 2 * DAY)
+        out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    # durations up to now / ahead
+    for m in re.finditer(rf"(?P<dir>过去|最近|近|这|未来|接下来的?|今后|往后)的?{count}{_UNIT}(?:内|里|以内|之内|来)?", text):
+        unit = _unit(m["u"])
+        n = _count(m["n"])
+        if n is None:
+            continue
+        if m["dir"] in ("未来", "接下来", "接下来的", "今后", "往后"):
+            span = _try(lambda n=n, unit=unit: Span(today, _move(today, hour, unit, n)))
+        else:
+            span = _try(lambda n=n, unit=unit: Span(_move(today, hour, unit, -n), today, True))
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    for m in re.finditer(rf"(?<![过去最近未来这])(?<!接下来){count}{_UNIT}(?:内|以内|之内)", text):
+        n = _count(m["n"])
+        if n is not None:
+            span = _try(lambda n=n, m=m: Span(_move(today, hour, _unit(m["u"]), -n), today, True))
+            if span:
+                out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    # N units ago / later: that day; fuzzy counts: a range
+    for m in re.finditer(rf"(?<![前这过近0-9零〇一二两三四五六七八九十])(?P<n>{SMALL}|半|几|两三|三四|一两|二三|四五|五六){_UNIT}"
+                         rf"(?P<w>(?:以|之)?前|(?:以|之)?后|後)",
+                         text):  # fmt: skip
+        unit, word = _unit(m["u"]), m["n"]
+        if unit == "month" and not re.search(r"个|ヶ|か|カ|箇", m["u"]) :
+            continue  # 3月前 is "before March"
+        sign = -1 if "前" in m["w"] else 1
+        span = _fuzzy(word, unit, sign, today, hour)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
+    return out
+
+
+_PAIRS = {"两三": (2, 3), "二三": (2, 3), "三四": (3, 4), "一两": (1, 2), "四五": (4, 5), "五六": (5, 6)}
+
+
+def _count(word: str) -> float | None:
+    if word == "半":
+        return 0.5
+    if word == "几":
+        return 5
+    if word in _PAIRS:
+        return _PAIRS[word][1]
+    try:
+        return number(word)
+    except KeyError:
+        return None
+
+
+def _fuzzy(word: str, unit: str, sign: int, today: date, hour: int) -> Span | None:
+    if word == "几":  # a few units ago: the ranges of "a few days / weeks / months / years ago"
+        if sign > 0:
+            return None
+        ranges = {"day": (5, 2), "week": (35, 14), "month": (150, 60)}
+        if unit in ranges:
+            far, near = ranges[unit]
+            return Span(today - far * DAY, today - near * DAY)
+        if unit == "year":
+            return _try(lambda: Span(add_years(today, -5), add_years(today, -2)))
+        return None
+    if word in _PAIRS:
+        low, high = _PAIRS[word]
+        a, b = _move(today, hour, unit, sign * high), _move(today, hour, unit, sign * low)
+        return Span(min(a, b), max(a, b))
+    n = _count(word)
+    if n is None:
+        return None
+    return _try(lambda: day(_move(today, hour, unit, sign * n)))
+
+
+_HOLIDAY_NAMES = "|".join(sorted((n for n in named_days.NAMES if has_cjk(n)), key=len, reverse=True))
+
+
+def _holidays(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    out = []
+    for m in re.finditer(rf"{YEAR_PREFIX}(?P<h>{_HOLIDAY_NAMES})", text):
+        name = m["h"]
+        if name == "五一" and (re.match(r"[周期拜]", text[m.start("h") - 1 : m.start("h")] or " ")
+                             or re.match(r"[起下个点号]", text[m.end() : m.end() + 1] or " ")):  # fmt: skip
+            continue
+        key = named_days.NAMES[name]
+        if m["yd"] or m["yw"]:
+            year = _year(m["yd"], m["yw"], today)
+            span = named_days.occurrence(key, year) if year else None
+            given = True
+        else:
+            span = named_days.resolve(key, today, "future" if future else "bare")
+            given = False
+        if span:
+            out.append(Found(m.start(), m.end(), span, "holiday", RANK_PERIOD, year_given=given,
+                             in_year=lambda y, key=key: named_days.occurrence(key, y), repeats="year"))  # fmt: skip
+    return out

@@ -1,0 +1,221 @@
+"""Calendar arithmetic for query analysis: whole-day spans, weeks, months, quarters, seasons, parts.
+
+Conventions (docs/temporal.md): weeks run Monday to Sunday; seasons are meteorological
+(northern: spring March-May, summer June-August, autumn September-November, winter
+December-February; the southern hemisphere swaps them); parts of a period are thirds
+(days 1-10 / 11-20 / 21-end of a month, January-April / May-August / September-December of a
+year, the months of a season or quarter).
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, replace
+from datetime import date, timedelta
+
+DAY = timedelta(days=1)
+OPEN_YEARS = 10  # how far "before X" / "until X" reach back, and "after a future X" forward
+
+
+@dataclass(frozen=True)
+class Span:
+    """Whole days, both ends included; ``until_now``: the window closes at the reference instant
+    (an open end such as "since January"), ``end`` being the reference day."""
+
+    start: date
+    end: date
+    until_now: bool = False
+
+    @property
+    def days(self) -> int:
+        return (self.end - self.start).days + 1
+
+
+def day(d: date) -> Span:
+    return Span(d, d)
+
+
+def month_span(year: int, month: int) -> Span:
+    return Span(date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]))
+
+
+def year_span(year: int) -> Span:
+    return Span(date(year, 1, 1), date(year, 12, 31))
+
+
+def week_span(any_day: date, weeks: int = 0) -> Span:
+    """The Monday-to-Sunday week of ``any_day``, shifted by ``weeks``."""
+    monday = any_day - timedelta(days=any_day.weekday()) + timedelta(weeks=weeks)
+    return Span(monday, monday + 6 * DAY)
+
+
+def iso_week(year: int, week: int) -> Span | None:
+    """ISO week ``week`` of ``year`` (Monday to Sunday), or None when the year has no such week."""
+    try:
+        monday = date.fromisocalendar(year, week, 1)
+    except ValueError:
+        return None
+    return Span(monday, monday + 6 * DAY)
+
+
+def weekend_span(any_day: date, weeks: int = 0) -> Span:
+    """Saturday and Sunday of the week of ``any_day``, shifted by ``weeks``."""
+    saturday = week_span(any_day, weeks).start + 5 * DAY
+    return Span(saturday, saturday + DAY)
+
+
+def add_months(d: date, months: int) -> date:
+    """``d`` moved by whole months, the day clipped to the month's length (31 March - 1 month = 28/29 Feb)."""
+    index = d.year * 12 + d.month - 1 + months
+    year, month = divmod(index, 12)
+    return date(year, month + 1, min(d.day, calendar.monthrange(year, month + 1)[1]))
+
+
+def add_years(d: date, years: int) -> date:
+    return add_months(d, 12 * years)
+
+
+def shift_month(today: date, months: int) -> Span:
+    first = add_months(today.replace(day=1), months)
+    return month_span(first.year, first.month)
+
+
+def quarter_span(year: int, quarter: int) -> Span:
+    return Span(date(year, 3 * quarter - 2, 1), month_span(year, 3 * quarter).end)
+
+
+def shift_quarter(today: date, quarters: int) -> Span:
+    index = today.year * 4 + (today.month - 1) // 3 + quarters
+    return quarter_span(index // 4, index % 4 + 1)
+
+
+SEASON_MONTHS = {"north": {"spring": 3, "summer": 6, "autumn": 9, "winter": 12},
+                 "south": {"autumn": 3, "winter": 6, "spring": 9, "summer": 12}}  # fmt: skip
+
+
+def season_span(season: str, start_year: int, hemisphere: str) -> Span:
+    """The season that starts in ``start_year`` (a December season runs into the next year)."""
+    start = date(start_year, SEASON_MONTHS[hemisphere][season], 1)
+    last = add_months(start, 2)
+    return Span(start, month_span(last.year, last.month).end)
+
+
+def season_of_year(season: str, year: int, hemisphere: str) -> Span:
+    """ "summer 2023": that year's; a December season is the one that holds January of ``year``."""
+    first = SEASON_MONTHS[hemisphere][season]
+    return season_span(season, year - 1 if first == 12 else year, hemisphere)
+
+
+def season_relative(season: str, today: date, hemisphere: str, which: str) -> Span:
+    """last: the most recent that has ended; next: the first to start after today; bare: the most
+    recent that has started; this: the one holding today, else the nearest."""
+    candidates = [season_span(season, y, hemisphere) for y in range(today.year - 2, today.year + 2)]
+    if which == "last":
+        return max((s for s in candidates if s.end < today), key=lambda s: s.end)
+    if which == "next":
+        return min((s for s in candidates if s.start > today), key=lambda s: s.start)
+    if which == "bare":
+        return max((s for s in candidates if s.start <= today), key=lambda s: s.start)
+    return min(
+        candidates,
+        key=lambda s: 0 if s.start <= today <= s.end else min(abs((s.start - today).days), abs((today - s.end).days)),
+    )
+
+
+def weekday_relative(weekday: int, today: date, which: str) -> date:
+    """last: strictly before today; this / next: that day of this / next week; bare: the most recent,
+    today included."""
+    if which == "last":
+        return today - timedelta(days=(today.weekday() - weekday - 1) % 7 + 1)
+    if which == "this":
+        return week_span(today).start + timedelta(days=weekday)
+    if which == "next":
+        return week_span(today, 1).start + timedelta(days=weekday)
+    return today - timedelta(days=(today.weekday() - weekday) % 7)
+
+
+def month_relative(month: int, today: date, which: str) -> Span:
+    """last: the most recent that has ended; this: this year's; next: the first after today; bare: the
+    most recent that has started."""
+    if which == "last":
+        return month_span(today.year if month < today.month else today.year - 1, month)
+    if which == "this":
+        return month_span(today.year, month)
+    if which == "next":
+        return month_span(today.year if month > today.month else today.year + 1, month)
+    return month_span(today.year if month <= today.month else today.year - 1, month)
+
+
+def day_of_month_recent(month: int, day_number: int, today: date) -> date | None:
+    """The most recent ``day_number`` of ``month``, today included; None for 30 February and the like
+    (29 February: the most recent leap year's)."""
+    for year in range(today.year, today.year - 9, -1):
+        try:
+            found = date(year, month, day_number)
+        except ValueError:
+            if month == 2 and day_number == 29:
+                continue
+            return None
+        if found <= today:
+            return found
+    return None
+
+
+def open_before(span: Span, today: date, inclusive: bool) -> Span:
+    """ "before X" (``inclusive`` False) / "until X" (True): from ten years before X begins, or from
+    today when X lies in the future, to the day before X / X's last day."""
+    end = span.end if inclusive else span.start - DAY
+    start = today if span.start > today else add_years(span.start, -OPEN_YEARS)
+    return Span(start, max(start, end))
+
+
+def open_after(span: Span, today: date, inclusive: bool) -> Span:
+    """ "since X" (``inclusive`` True) / "after X" (False): from X's first day / the day after X to the
+    reference instant; after a future X, ten years on."""
+    start = span.start if inclusive else span.end + DAY
+    if start > today:
+        return span if inclusive else Span(start, add_years(start, OPEN_YEARS))
+    return Span(start, today, until_now=True)
+
+
+# Parts of a period: the share of it a part word names, as (first third, last third) in thirds of the
+# period's months (years, seasons, quarters) or of its days (months).
+PARTS = ("early", "mid", "late", "first half", "second half", "first day", "last day",
+         "week 1", "week 2", "week 3", "week 4", "week last")  # fmt: skip
+
+
+def apply_part(span: Span, kind: str, part: str) -> Span | None:
+    """The ``part`` of ``span`` (a period of ``kind`` month, year, season or quarter), or None when the
+    part does not apply to that kind (the period is then kept whole by the caller)."""
+    if part == "first day":
+        return day(span.start)
+    if part == "last day":
+        return day(span.end)
+    if kind == "month":
+        last = span.end.day
+        days = {"early": (1, 10), "mid": (11, 20), "late": (21, last), "first half": (1, 15),
+                "second half": (16, last), "week 1": (1, 7), "week 2": (8, 14), "week 3": (15, 21),
+                "week 4": (22, 28), "week last": (last - 6, last)}.get(part)  # fmt: skip
+        if days is None:
+            return None
+        return Span(span.start.replace(day=days[0]), span.start.replace(day=days[1]))
+    if kind == "year":
+        months = {"early": (1, 4), "mid": (5, 8), "late": (9, 12), "first half": (1, 6),
+                  "second half": (7, 12)}.get(part)  # fmt: skip
+        if months is None:
+            return None
+        return Span(date(span.start.year, months[0], 1), month_span(span.start.year, months[1]).end)
+    if kind in ("season", "quarter"):
+        index = {"early": 0, "mid": 1, "late": 2}.get(part)
+        if index is None:
+            return None
+        first = add_months(span.start, index)
+        return month_span(first.year, first.month)
+    return None
+
+
+def widen(span: Span, days: int = 3, at_most: int = 7) -> Span:
+    """ "around X": a window of at most ``at_most`` days, ``days`` more on each side."""
+    if span.days > at_most:
+        return span
+    return replace(span, start=span.start - days * DAY, end=span.end + days * DAY)

@@ -1,0 +1,863 @@
+"""Time expressions in English, German, French, Spanish, Italian and Russian: the atoms of a question.
+
+Each finder returns the :class:`~.grammar.Found` atoms of one family (dates, days, "ago" forms,
+durations, months, seasons, quarters, weeks, holidays, relative periods, years, weekdays), built
+from the tables of ``words.py``; ``grammar.window`` combines them. Conventions: docs/temporal.md.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date, datetime, time, timedelta
+
+from . import named_days, words
+from .dates import (
+    DAY,
+    Span,
+    add_months,
+    add_years,
+    day,
+    day_of_month_recent,
+    iso_week,
+    month_relative,
+    month_span,
+    quarter_span,
+    season_of_year,
+    season_relative,
+    shift_month,
+    shift_quarter,
+    week_span,
+    weekday_relative,
+    weekend_span,
+    year_span,
+)
+from .grammar import (
+    RANK_AGO,
+    RANK_DATE,
+    RANK_DAY,
+    RANK_MONTH,
+    RANK_MONTH_DAY,
+    RANK_PERIOD,
+    RANK_RELATIVE,
+    RANK_SEASON,
+    RANK_WEEKDAY,
+    RANK_YEAR,
+    Combinators,
+    Found,
+)
+
+
+@dataclass(frozen=True)
+class Context:
+    """What a finder needs besides the text: the reference day and hour, the hemisphere, whether the
+    question is about the future, and the text as written (for capitals)."""
+
+    today: date
+    hour: int
+    hemisphere: str
+    future: bool
+    cased: str
+
+
+def _alt(items: Iterable[str]) -> str:
+    return "|".join(re.escape(w) for w in sorted(set(items), key=len, reverse=True))
+
+
+B = r"(?<![\w'])"  # a word starts here
+E = r"(?![\w])"  # a word ends here
+MONTH = _alt([*words.MONTH_NAMES, *words.MONTH_ABBREVIATIONS])
+WEEKDAY = _alt(words.WEEKDAY_NAMES)
+UNIT = _alt(words.UNITS)
+NUM = rf"\d{{1,3}}|{_alt(words.NUMBERS)}"
+VAGUE = _alt(words.VAGUE)
+ORD = _alt(words.ORDINALS)
+SEASON = _alt(words.SEASON_NAMES)
+YEAR = r"(?:1[5-9]|2[0-9])\d\d"
+DOM = r"(?:3[01]|[12]\d|0?[1-9])"  # a day of the month
+DOM_SUFFIX = r"(?:st|nd|rd|th|\.|º|°|er|ᵉʳ|-?е|-?го)?"
+LAST, THIS, NEXT = _alt(words.LAST), _alt(words.THIS), _alt(words.NEXT)
+FUTURE_CUES = re.compile(rf"{B}(?:{_alt(words.FUTURE_CUES)}){E}")
+
+COMBINATORS = Combinators(
+    part_before=words.PART_BEFORE,
+    around_before=words.AROUND_BEFORE,
+    open_before=words.OPEN_BEFORE,
+    so_far=words.SO_FAR,
+    earlier=words.EARLIER,
+    later=words.LATER,
+    range_pairs=words.RANGES,
+    open_around=words.OPEN_AROUND,
+    of_year=words.OF_YEAR,
+    article=words.ARTICLE,
+    word=r"\w",
+)
+
+
+def normalise(query: str) -> tuple[str, str]:
+    """(lower-case text, the same text as written): NFKC (full-width digits become ASCII), one kind
+    of apostrophe and dash, single spaces; both strings have the same length, position for position."""
+    text = unicodedata.normalize("NFKC", query).replace("’", "'").replace("‘", "'")
+    text = re.sub(r"\s+", " ", text).strip()
+    lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
+    lower = re.sub(r"\b(que|qui) (viene|vient)\b", r"\1_\2", lower)  # "el viernes que viene": one modifier
+    return lower, text
+
+
+def number(word: str) -> int | None:
+    if word.isdigit():
+        return int(word)
+    return words.NUMBERS.get(word) or words.VAGUE.get(word)  # type: ignore[return-value]
+
+
+def _year_ok(year: int, today: date) -> bool:
+    return today.year - 120 <= year <= today.year + 20
+
+
+def _month_number(name: str) -> int:
+    return words.MONTH_NAMES.get(name) or words.MONTH_ABBREVIATIONS[name.rstrip(".")]
+
+
+def _try(make: Callable[[], Span | None]) -> Span | None:
+    try:
+        return make()
+    except (ValueError, OverflowError):
+        return None
+
+
+# -- dates ------------------------------------------------------------------------------------------
+
+
+def _numeric_dates(text: str, ctx: Context) -> list[Found]:
+    """2024-03-05, 2024/03/05, and day-first 5.3.2024 (German, French, Russian, Italian use it)."""
+    out = []
+    for m in re.finditer(r"(?<![\w.-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\w-])", text):
+        span = _try(lambda m=m: day(date(int(m[1]), int(m[2]), int(m[3]))))
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
+    for m in re.finditer(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w])", text):
+        span = _try(lambda m=m: day(date(int(m[3]), int(m[2]), int(m[1]))))
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
+    return out
+
+
+_DAY_ARTICLE = r"(?:the |el |le |il |l'|lo |dem |den |der |la )?"
+_DAY_RANGE_INTRO = rf"(?:(?:from|between|vom|von|du|del|dal|dall'|entre|tra|fra|zwischen|с|со|от|между) )?{_DAY_ARTICLE}"
+_DAY_RANGE_JOIN = rf"(?:-|–|—|to|through|thru|until|till|and|al|au|bis|bis zum|a|all'|allo|al|e|ed|y|et|und|по|до|и) ?{_DAY_ARTICLE}"
+_OF = r"(?:of |de |di |del |d')?"
+_YEAR_TAIL = rf"(?:,? (?:de |del |of )?(?P<y>{YEAR})(?: года| г\.?)?)?"
+
+
+def _dates(text: str, ctx: Context) -> list[Found]:
+    """Dates with a month name: full dates, day ranges inside a month, and a day of a month without
+    a year (the most recent one; "may" needs an ordinal or a preposition, being a verb too)."""
+    out: list[Found] = []
+    patterns = [
+        # 5-8 March (2024), from the 5th to the 8th of March
+        (rf"{B}{_DAY_RANGE_INTRO}(?P<d1>{DOM}){DOM_SUFFIX} ?{_DAY_RANGE_JOIN}(?P<d2>{DOM}){DOM_SUFFIX}"
+         rf" {_OF}(?P<m>{MONTH})\.?{_YEAR_TAIL}{E}"),
+        # March 5-8 (, 2024)
+        (rf"{B}(?:from |between )?(?P<m>{MONTH})\.? (?P<d1>{DOM}){DOM_SUFFIX} ?(?:-|–|—|to|through|thru|until|till"
+         rf"|and) ?(?:the )?(?P<d2>{DOM}){DOM_SUFFIX}{_YEAR_TAIL}{E}"),
+        # 12 March 2023, the 1st of July, 5 de mayo, 5. Mai, le 1er mars, 5 марта
+        rf"{B}(?:the )?(?P<d1>{DOM}){DOM_SUFFIX} {_OF}(?P<m>{MONTH})\.?{_YEAR_TAIL}{E}",
+        # March 12(th)(, 2023)
+        rf"{B}(?P<m>{MONTH})\.? (?:the )?(?P<d1>{DOM})(?:st|nd|rd|th)?{_YEAR_TAIL}(?![\w:])",
+    ]
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            groups = m.groupdict()
+            name, d1, d2, y = groups["m"], int(groups["d1"]), groups.get("d2"), groups.get("y")
+            if name == "may" and not d2 and not y and not _may_is_a_month(text, m):
+                continue
+            month = _month_number(name)
+            if y and not _year_ok(int(y), ctx.today):
+                continue
+            found = _day_of_month(m, month, d1, int(d2) if d2 else None, int(y) if y else None, ctx)
+            if found:
+                out.append(found)
+    return out
+
+
+def _days_of_relative_months(text: str, ctx: Context) -> list[Found]:
+    """the 20th of last month, from the 20th to the 25th of this month."""
+    out = []
+    pattern = (rf"{B}{_DAY_RANGE_INTRO}(?P<d1>{DOM})(?:st|nd|rd|th)(?: ?{_DAY_RANGE_JOIN}(?P<d2>{DOM})(?:st|nd|rd|th))?"
+               rf" of (?P<w>{LAST}|{THIS}|{NEXT}) month{E}")  # fmt: skip
+    for m in re.finditer(pattern, text):
+        month = shift_month(ctx.today, {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[m["w"]]])
+        first = _try(lambda m=m, month=month: month.start.replace(day=int(m["d1"])))
+        last = _try(lambda m=m, month=month: month.start.replace(day=int(m["d2"] or m["d1"])))
+        if first and last and first <= last:
+            out.append(Found(m.start(), m.end(), Span(first, last), "day" if first == last else "period", RANK_DATE))
+    return out
+
+
+def _may_is_a_month(text: str, m: re.Match[str]) -> bool:
+    return bool(re.search(r"\d(?:st|nd|rd|th)", m.group(0)) or re.search(
+        r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", text[: m.start()]))
+
+
+def _day_of_month(m: re.Match[str], month: int, d1: int, d2: int | None, year: int | None, ctx: Context) -> Found | None:
+    def in_year(y: int) -> Span | None:
+        first = _try(lambda: date(y, month, d1))
+        last = _try(lambda: date(y, month, d2)) if d2 else first
+        if first is None or last is None or last < first:
+            return None
+        return Span(first, last)
+
+    if year is not None:
+        span = in_year(year)
+        rank = RANK_DATE
+    else:
+        recent = day_of_month_recent(month, d1, ctx.today)
+        span = in_year(recent.year) if recent else None
+        rank = RANK_DATE if d2 else RANK_MONTH_DAY
+    if span is None:
+        return None
+    return Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", rank, year_given=year is not None,
+                 in_year=in_year, repeats=None if year else "year")  # fmt: skip
+
+
+def _month_years(text: str, ctx: Context) -> list[Found]:
+    """June 2024, March of 2023, marzo de 2023, März 2023, марта 2023 года."""
+    out = []
+    pattern = rf"{B}(?P<m>{MONTH})\.?(?: (?:de|del|di|of|года|г\.?))?,? (?P<y>{YEAR})(?: года| г\.?)?{E}"
+    for m in re.finditer(pattern, text):
+        if _year_ok(int(m["y"]), ctx.today):
+            span = month_span(int(m["y"]), _month_number(m["m"]))
+            out.append(Found(m.start(), m.end(), span, "month", RANK_PERIOD, year_given=True))
+    return out
+
+
+# -- days, "ago", durations -------------------------------------------------------------------------
+
+_FIXED = _alt(words.FIXED_DAYS)
+# words that make a following "hier" German ("here"), not French ("yesterday")
+_GERMAN = re.compile(r"(?<!\w)(?:ist|sind|wir|haben|habe|hat|was|wer|wie|wo|ich|und|der|die|das|nicht|mit|auf|im)(?!\w)")
+
+
+def _fixed_days(text: str, ctx: Context) -> list[Found]:
+    out = []
+    for m in re.finditer(rf"{B}(?:{_FIXED}){E}", text):
+        phrase = m.group(0)
+        if phrase == "hier" and _GERMAN.search(text):
+            continue
+        if phrase == "morgen" and re.search(r"guten $", text[: m.start()]):
+            continue
+        offset = int(words.FIXED_DAYS[phrase])  # type: ignore[call-overload]
+        span = day(ctx.today + offset * DAY)
+        out.append(Found(m.start(), m.end(), span, "day", RANK_DAY, current=offset == 0))
+    # Spanish "mañana" is tomorrow, except "la mañana" / "esta mañana" (the morning)
+    for m in re.finditer(r"(?<![\w'])mañana(?!\w)", text):
+        if not re.search(r"(?:la|esta|de|por) $", text[: m.start()]):
+            out.append(Found(m.start(), m.end(), day(ctx.today + DAY), "day", RANK_DAY))
+    return out
+
+
+def _shift(today: date, unit: str, n: int, hour: int) -> date:
+    """``today`` moved by ``n`` units (negative: back)."""
+    if unit == "hour":
+        return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
+    if unit == "day":
+        return today + n * DAY
+    if unit in ("week", "weekend"):
+        return today + timedelta(weeks=n)
+    if unit == "fortnight":
+        return today + timedelta(weeks=2 * n)
+    if unit == "month":
+        return add_months(today, n)
+    if unit == "quarter":
+        return add_months(today, 3 * n)
+    return add_years(today, n)
+
+
+_AGO_AFTER = _alt(words.AGO_AFTER)
+_AGO_BEFORE = _alt(words.AGO_BEFORE)
+_OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
+
+
+def _ago(text: str, ctx: Context) -> list[Found]:
+    """N units ago (that day), a couple / a few units ago (a range), two or three days ago, two
+    Tuesdays / weekends ago, in N days / N days from now (that day)."""
+    out: list[Found] = []
+    today = ctx.today
+    count = rf"(?P<n>{NUM}|{VAGUE})"
+    pairs = rf"(?P<n1>{NUM}) ?{_OR} ?(?P<n2>{NUM})"
+    for pattern in (
+        rf"{B}(?:{pairs}|{count}) (?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)}) (?:{_AGO_AFTER}){E}",
+        rf"{B}(?:{_AGO_BEFORE}) (?:{pairs}|{count}) (?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)}){E}",
+    ):
+        for m in re.finditer(pattern, text):
+            span = _ago_span(m, ctx)
+            if span is not None:
+                out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
+    later = (rf"{B}(?:(?:{_alt(words.LATER_BEFORE)}) {count} (?P<u>{UNIT})|{count} (?P<u2>{UNIT}) "
+             rf"(?:{_alt(words.LATER_AFTER)})|через (?P<n_b>{NUM} )?(?P<u3>{UNIT})){E}")
+    for m in re.finditer(later.replace("(?P<n>", "(?P<n_a>", 1), text):
+        n = number(m["n_a"] or m["n"]) if (m["n_a"] or m["n"]) else number((m["n_b"] or "1").strip())
+        unit = words.UNITS.get(m["u"] or m["u2"] or m["u3"])
+        if n is None or unit in (None, "weekend", "quarter") or m.group(0).startswith("in") and unit == "hour":
+            continue
+        span = _try(lambda n=n, unit=unit: day(_shift(today, unit, n, ctx.hour)))
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day", RANK_AGO))
+    return out
+
+
+def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
+    today = ctx.today
+    groups = m.groupdict()
+    word = groups["u"]
+    if word in words.WEEKDAY_PLURALS:  # two Tuesdays ago: the Tuesday before last
+        n = number(groups.get("n") or "")
+        if not n:
+            return None
+        last = weekday_relative(words.WEEKDAY_PLURALS[word], today, "last")
+        return day(last - timedelta(weeks=n - 1))
+    unit = words.UNITS.get(word)
+    if unit is None:
+        return None
+    if groups.get("n1"):
+        low, high = number(groups["n1"]), number(groups["n2"])
+        if low is None or high is None or not low < high <= low + 5:
+            return None
+        return _try(lambda: Span(_shift(today, unit, -high, ctx.hour), _shift(today, unit, -low, ctx.hour)))
+    n_word = groups["n"]
+    if n_word in words.VAGUE:
+        return _vague_ago(unit, int(words.VAGUE[n_word]), today)  # type: ignore[call-overload]
+    n = number(n_word)
+    if n is None:
+        return None
+    if unit == "weekend":
+        return weekend_span(today, -n) if today.weekday() < 5 or n else None
+    return _try(lambda: day(_shift(today, unit, -n, ctx.hour)))
+
+
+def _vague_ago(unit: str, vague: int, today: date) -> Span | None:
+    """a couple (3) / a few (5) units ago, as ranges (docs/temporal.md)."""
+    couple = vague == 3
+    if unit == "day":
+        return Span(today - (3 if couple else 5) * DAY, today - (1 if couple else 2) * DAY)
+    if unit == "week":
+        return Span(today - (21 if couple else 35) * DAY, today - (7 if couple else 14) * DAY)
+    if unit == "month":
+        return Span(today - (90 if couple else 150) * DAY, today - (30 if couple else 60) * DAY)
+    if unit == "year":
+        return _try(lambda: Span(add_years(today, -3 if couple else -5), add_years(today, -1 if couple else -2)))
+    return None
+
+
+_PLURAL_UNITS = set("days weeks months years hours días semanas meses años horas giorni settimane mesi anni ore "
+                    "jours semaines années ans heures tage tagen wochen monate monaten jahre jahren stunden дни "
+                    "недели месяцы годы часы дней недель месяцев лет часов".split())  # fmt: skip
+_DURATIONS = [
+    # English: (in / over / during / within / for) the past / last / next (N) units
+    rf"{B}(?:(?:in|over|during|within|for|throughout) )?(?P<the>the )?(?P<dir>past|last|previous|next|coming"
+    rf"|following) (?:(?P<n>{NUM}|{VAGUE}) )?(?P<u>{UNIT}){E}",
+    rf"{B}(?P<within>within|in under|in less than) (?:the )?(?P<n>{NUM}|{VAGUE}) (?P<u>{UNIT}){E}",
+    # German: die letzten 3 Tage, in den nächsten 5 Tagen, seit drei Tagen
+    rf"{B}(?:in |während |innerhalb |über )?(?P<the>den |der |die |des )(?P<dir>letzten|vergangenen|nächsten"
+    rf"|kommenden|letzte|vergangene|nächste|kommende) (?:(?P<n>{NUM}|{VAGUE}) )?(?P<u>{UNIT}){E}",
+    rf"{B}(?P<since>seit|depuis|desde hace|da|since) (?P<n>{NUM}|{VAGUE}) (?P<u>{UNIT}){E}",
+    # French: les 3 derniers jours, au cours des deux dernières semaines, dans les 5 prochains jours
+    rf"{B}(?:au cours |pendant |durant |lors |dans |sur )?(?P<the>des |les |ces )(?:(?P<n>{NUM}|{VAGUE}) )?"
+    rf"(?P<dir>derniers|dernières|prochains|prochaines) (?:(?P<n2>{NUM}) )?(?P<u>{UNIT}){E}",
+    rf"{B}(?:au cours |pendant |durant |sur |dans )?(?:de |des )?(?P<the>l'|la |le |les |ces )(?:(?P<n>{NUM}) )?"
+    rf"(?P<u>{UNIT}) (?P<dir>écoulée|écoulé|écoulées|écoulés|passée|passés|passées|à venir|qui viennent){E}",
+    # Spanish: los últimos tres meses, en las próximas dos semanas, el último año
+    rf"{B}(?:en |durante |a lo largo de )?(?P<the>los |las |el |la )(?P<dir>últimos|últimas|último|última|próximos"
+    rf"|próximas|pasados|pasadas) (?:(?P<n>{NUM}|{VAGUE}) )?(?P<u>{UNIT}){E}",
+    # Italian: negli ultimi tre mesi, nei prossimi 5 giorni, nell'ultimo anno
+    rf"{B}(?P<the>negli |nelle |nei |nel |nell'|gli |le |i |l'|il |durante gli |durante le |in |per gli |per le )"
+    rf"(?P<dir>ultimi|ultime|ultimo|ultima|prossimi|prossime|prossimo|prossima|passati|passate|scorsi|scorse) "
+    rf"(?:(?P<n>{NUM}|{VAGUE}) )?(?P<u>{UNIT}){E}",
+    # Russian: за последние три месяца, в ближайшие 5 дней, за последний год
+    rf"{B}(?P<the>за |в |на |в течение |в течении )?(?P<dir>последние|последний|последнюю|последних|ближайшие"
+    rf"|ближайший|ближайшую|ближайших|следующие|прошедшие) (?:(?P<n>{NUM}|{VAGUE}) )?(?P<u>{UNIT}){E}",
+]
+_DIRECTION = {**dict.fromkeys("past last previous letzten vergangenen letzte vergangene derniers dernières últimos "
+                              "últimas último última pasados pasadas ultimi ultime ultimo ultima passati passate "
+                              "scorsi scorse последние последний последнюю последних прошедшие".split(), "past"),
+              **dict.fromkeys("écoulée écoulé écoulées écoulés passée passés passées".split(), "past"),
+              **dict.fromkeys(["à venir", "qui viennent"], "next"),
+              **dict.fromkeys("next coming following nächsten kommenden nächste kommende prochains prochaines "
+                              "próximos próximas prossimi prossime prossimo prossima ближайшие ближайший "
+                              "ближайшую ближайших следующие".split(), "next")}  # fmt: skip
+
+
+def _durations(text: str, ctx: Context) -> list[Found]:
+    """the past / last N units -> [R - N units, now]; the next N units -> [R, R + N units]; "within N
+    days" and "seit drei Tagen" look back. "last week" without an article or a number is the calendar
+    week (``_relative_units``)."""
+    out = []
+    for pattern in _DURATIONS:
+        for m in re.finditer(pattern, text):
+            g = m.groupdict()
+            unit = words.UNITS.get(g["u"])
+            if unit is None or unit == "weekend":
+                continue
+            n_word = g.get("n") or g.get("n2")
+            if g.get("dir"):
+                direction = _DIRECTION[g["dir"]]
+                if not (g.get("the") or n_word or g["dir"] == "past"):
+                    continue  # "last week": the calendar week
+                if (direction == "next" and not n_word and g["u"] not in _PLURAL_UNITS and not g["dir"].isascii()
+                        and not g["dir"].startswith("ближайш")):
+                    continue  # "il prossimo trimestre", "el próximo mes": the calendar period
+                if (direction == "next" and not n_word and g["u"] not in _PLURAL_UNITS
+                        and g["dir"] in ("nächsten", "nächste", "kommenden", "kommende", "prossimo", "prossima")):
+                    continue  # fmt: skip
+            else:
+                direction = "past"
+            if n_word:
+                n = number(n_word)
+            elif g["u"] in _PLURAL_UNITS:
+                n = 5  # "ces derniers jours", "in den letzten Wochen": a few
+            else:
+                n = 1
+            if n is None or n == 0:
+                continue
+            if unit == "halfyear":
+                unit, n = "month", 6 * n
+            if direction == "past":
+                span = _try(lambda n=n, unit=unit: Span(_shift(ctx.today, unit, -n, ctx.hour), ctx.today, True))
+            else:
+                span = _try(lambda n=n, unit=unit: Span(ctx.today, _shift(ctx.today, unit, n, ctx.hour)))
+            if span:
+                out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    return out
+
+
+# -- periods ----------------------------------------------------------------------------------------
+
+
+def _tokens(text: str) -> list[tuple[str, int, int]]:
+    """Words with their positions: an elided article (l', d') is a word of its own, a possessive 's is
+    not part of its word ("Monday's"), a hyphen separates words ("mid-October") but in week-end."""
+    found = re.finditer(r"[^\W\d_]+(?='s(?!\w))|[^\W\d_]+'|week-ends?|\w+", text)
+    return [(m.group(0), m.start(), m.end()) for m in found]
+
+
+def _modifier(tokens: list[tuple[str, int, int]], index: int, reach: int = 2) -> tuple[str, int] | None:
+    """last / this / next within ``reach`` words of tokens[index] (before or after), the nearest first:
+    (which, the modifier's token index)."""
+    for distance in range(1, reach + 1):
+        for j in (index - distance, index + distance):
+            if 0 <= j < len(tokens):
+                word = tokens[j][0]
+                which = words.MODIFIERS.get(word) or words.MODIFIERS.get(word.rstrip("'"))
+                if which is None and word in ("viene", "vient") and j > 0 and tokens[j - 1][0] in ("que", "qui"):
+                    which = "next"
+                if which:
+                    return which, j
+    return None
+
+
+def _cue_before(text: str, start: int, cues: list[str], ctx: Context) -> bool:
+    """A cue word right before ``start`` ("in May", "during the summer"), not written with a capital
+    inside a sentence (that starts a title: "El otoño del patriarca")."""
+    m = re.search(rf"(?:^|(?<=[\s(]))(?P<cue>{_alt(cues)})(?: the| el| la| le| il| der| l')? $", text[:start])
+    return bool(m) and not _cased_cue(ctx, m, "cue")
+
+
+def _relative_units(text: str, ctx: Context) -> list[Found]:
+    """last / this / next week, month, year, weekend, quarter; in every language's word order ("la
+    semana pasada", "на прошлой неделе"); "the month", "des Jahres" (no modifier) are this period,
+    weak: a part or an open end gives them a window ("the end of the month")."""
+    out = []
+    tokens = _tokens(text)
+    today = ctx.today
+    for i, (word, start, end) in enumerate(tokens):
+        unit = words.UNITS.get(word)
+        if unit not in ("week", "month", "year", "weekend", "quarter"):
+            continue
+        if i > 0 and (number(tokens[i - 1][0]) is not None or tokens[i - 1][0] in ("few", "couple", "several")):
+            continue
+        if re.match(rf" {YEAR}(?!\d)", text[end:]):
+            continue  # "the year 2020", "des Jahres 2023": the year
+        first = i
+        if word in ("semana", "settimana", "semaine") and i >= 1 and tokens[i - 1][0] in ("fin", "fine"):
+            unit, first, start = "weekend", i - 1, tokens[i - 1][1]
+        elif word in ("semana", "semaine") and i >= 2 and tokens[i - 2][0] == "fin" and tokens[i - 1][0] == "de":
+            unit, first, start = "weekend", i - 2, tokens[i - 2][1]
+        near = _modifier(tokens[: first + 1] + tokens[i + 1 :], first, reach=1)
+        if near and near[1] > first:
+            near = (near[0], near[1] + i - first)
+        which = near[0] if near else "this"
+        shift = {"last": -1, "this": 0, "next": 1}[which]
+        if unit == "week":
+            span = week_span(today, shift)
+        elif unit == "month":
+            span = shift_month(today, shift)
+        elif unit == "year":
+            span = year_span(today.year + shift)
+        elif unit == "quarter":
+            span = shift_quarter(today, shift)
+        elif which == "last":  # the most recent Saturday-Sunday that has ended
+            span = weekend_span(today, -1 if today.weekday() < 6 else 0)
+            span = span if span.end < today else weekend_span(today, -1)
+        else:
+            span = weekend_span(today, shift)
+        if near:
+            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
+        else:
+            lo, hi = start, end
+        out.append(Found(lo, hi, span, unit if unit != "weekend" else "weekend", RANK_RELATIVE, weak=near is None,
+                         current=which == "this"))  # fmt: skip
+    for m in re.finditer(rf"{B}(?P<w>jahres|monats)(?P<p>ende|anfang|beginn|mitte){E}", text):
+        whole = year_span(today.year) if m["w"] == "jahres" else month_span(today.year, today.month)
+        part = {"ende": "late", "anfang": "early", "beginn": "early", "mitte": "mid"}[m["p"]]
+        from .dates import apply_part
+
+        span = apply_part(whole, "year" if m["w"] == "jahres" else "month", part)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+    return out
+
+
+_CHAIN_UNITS = {"week": "week|semaine|semana|settimana|woche|неделе|неделю|недели", "month": "month|mois|mes|mese|monat|месяце|месяц|месяца",
+                "year": "year|année|año|anno|jahr|году|год|года", "weekend": "weekend|week-end|fin de semana|wochenende|выходных|выходные"}  # fmt: skip
+
+
+def _chains(text: str, ctx: Context) -> list[Found]:
+    """the week / month / year / weekend before last (vorletzte, antepasada, позапрошлой, avant-dernière,
+    prima della scorsa) and after next; the Monday before last / after next; this past Monday."""
+    out = []
+    today = ctx.today
+    for unit, forms in _CHAIN_UNITS.items():
+        for pattern, shift in (
+            (rf"{B}(?:the )?(?:{forms}) before last{E}", -2),
+            (rf"{B}(?:the )?(?:{forms}) after next{E}", 2),
+            (rf"{B}(?:vorletzte|vorletzten|vorletzter|vorletztes|vorvergangene|vorvergangenen) (?:{forms}){E}", -2),
+            (rf"{B}(?:übernächste|übernächsten|übernächster|übernächstes) (?:{forms}){E}", 2),
+            (rf"{B}(?:la |el )?(?:{forms}) antepasad[ao]{E}", -2),
+            (rf"{B}(?:l'|la |le )?avant-derni(?:er|ère) (?:{forms}){E}", -2),
+            (rf"{B}(?:la |il |l')?(?:{forms}) prima del(?:la|lo|l')? scors[ao]{E}", -2),
+            (rf"{B}(?:la |il |l')?(?:{forms}) dopo (?:la|il|lo|l') ?prossim[ao]{E}", 2),
+            (rf"{B}(?:на |в )?позапрошл\w* (?:{forms}){E}", -2),
+        ):
+            for m in re.finditer(pattern, text):
+                if unit == "week":
+                    span = week_span(today, shift)
+                elif unit == "month":
+                    span = shift_month(today, shift)
+                elif unit == "year":
+                    span = year_span(today.year + shift)
+                else:
+                    last = weekend_span(today, -1)
+                    span = weekend_span(last.start, shift + 1) if shift < 0 else weekend_span(today, shift)
+                out.append(Found(m.start(), m.end(), span, unit, RANK_AGO))
+    for m in re.finditer(rf"{B}(?:the |el |la |le |il )?(?P<d>{WEEKDAY}) (?:before last|antes del pasado|avant-dernier)"
+                         rf"{E}|{B}(?:am |l'|le )?(?:vorletzten|vorletzter|vorletzte|avant-dernier|avant-dernière) "
+                         rf"(?P<e>{WEEKDAY}){E}", text):  # fmt: skip
+        weekday = m["d"] or m["e"]
+        last = weekday_relative(words.WEEKDAY_NAMES[weekday], today, "last")
+        out.append(Found(m.start(), m.end(), day(last - timedelta(weeks=1)), "day", RANK_AGO))
+    for m in re.finditer(rf"{B}(?:the )?(?P<d>{WEEKDAY}) after next{E}", text):
+        nxt = weekday_relative(words.WEEKDAY_NAMES[m["d"]], today, "next")
+        out.append(Found(m.start(), m.end(), day(nxt + timedelta(weeks=1)), "day", RANK_AGO))
+    for m in re.finditer(rf"{B}this past (?P<d>{WEEKDAY}){E}", text):
+        out.append(Found(m.start(), m.end(), day(weekday_relative(words.WEEKDAY_NAMES[m["d"]], today, "last")),
+                         "day", RANK_AGO))  # fmt: skip
+    return out
+
+
+def _months(text: str, ctx: Context) -> list[Found]:
+    """A month name: "last March" (the most recent that has ended), "this / next April", "in May" (the
+    most recent that has started). A month name that is also a word ("May I", "la mission vers Mars",
+    "Clínica Mayo": capitalised in a language that writes months in lower case) needs a cue; without
+    one it is weak."""
+    out = []
+    tokens = _tokens(text)
+    for i, (word, start, end) in enumerate(tokens):
+        month = words.MONTH_NAMES.get(word) or words.MONTH_ABBREVIATIONS.get(word)
+        if month is None:
+            continue
+        if word in words.MONTH_ABBREVIATIONS and word not in words.MONTH_NAMES:
+            out.append(Found(start, end + (text[end : end + 1] == "."), month_relative(month, ctx.today, "bare"),
+                             "month", RANK_MONTH, weak=True, in_year=lambda y, month=month: month_span(y, month),
+                             repeats="year"))  # fmt: skip
+            continue
+        near = _modifier(tokens, i, reach=1)
+        which = near[0] if near else "bare"
+        cue = _cue_before(text, start, words.MONTH_CUES, ctx) and not _capitalised_name(ctx.cased, start, word)
+        ambiguous = word in words.AMBIGUOUS_MONTHS or _capitalised_name(ctx.cased, start, word)
+        weak = not near and not cue and (ambiguous or word.isascii())
+        span = month_relative(month, ctx.today, which)
+        lo, hi = start, end
+        if near:
+            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
+        out.append(Found(lo, hi, span, "month", RANK_MONTH, weak=weak,
+                         in_year=lambda y, month=month: month_span(y, month), repeats="year"))  # fmt: skip
+    return out
+
+
+# time words of languages that write them in lower case (Spanish, Italian, French, Russian): written with a
+# capital inside a sentence they are names or titles
+_LOWER_CASE_MONTHS = {w for w in [*words.MONTH_NAMES, *words.SEASON_NAMES] if re.search("[а-я]", w)} | set(
+    "enero febrero marzo abril mayo junio julio agosto septiembre setiembre octubre noviembre diciembre gennaio "
+    "febbraio aprile maggio giugno luglio settembre ottobre dicembre janvier février mars avril juin juillet "
+    "septembre octobre décembre primavera verano estate otoño otono autunno invierno inverno printemps été ete "
+    "automne hiver".split())  # fmt: skip
+
+
+def _capitalised_name(cased: str, start: int, word: str) -> bool:
+    """A month name of a language that writes months in lower case, capitalised inside a sentence:
+    a name ("Clínica Mayo", "Мая", "Mars")."""
+    if word not in _LOWER_CASE_MONTHS or not cased[start : start + 1].isupper():
+        return False
+    before = cased[:start].rstrip()
+    return bool(before) and before[-1] not in ".!?¿¡:\"«"
+
+
+def _seasons(text: str, ctx: Context) -> list[Found]:
+    """summer 2022, the summer of 2022, last summer, this winter, in the summer, летом."""
+    out = []
+    tokens = _tokens(text)
+    for i, (word, start, end) in enumerate(tokens):
+        season = words.SEASON_NAMES.get(word)
+        if season is None:
+            continue
+
+        def in_year(y: int, season: str = season) -> Span:
+            return season_of_year(season, y, ctx.hemisphere)
+
+        year = re.match(rf" (?:of |de |del |di |dell'|des |d')?(?:the year )?({YEAR})(?: года| г\.?)?{E}", text[end:])
+        year_before = re.search(rf"{B}({YEAR}) $", text[:start])
+        if year and _year_ok(int(year[1]), ctx.today):
+            out.append(Found(start, end + year.end(), in_year(int(year[1])), "season", RANK_SEASON, year_given=True,
+                             in_year=in_year))  # fmt: skip
+            continue
+        if year_before and _year_ok(int(year_before[1]), ctx.today):
+            out.append(Found(year_before.start(), end, in_year(int(year_before[1])), "season", RANK_SEASON,
+                             year_given=True, in_year=in_year))  # fmt: skip
+            continue
+        near = _modifier(tokens, i)
+        which = near[0] if near else "bare"
+        cue = _cue_before(text, start, ["in", "during", "over", "this", "en", "durante", "in", "au", "im",
+                                        "во", "в", "d'", "de", "cet", "el", "la", "l'", "für", "por"], ctx)  # fmt: skip
+        # a season needs a cue, a modifier or a year; Russian's instrumental (летом, зимой: "in summer") is one
+        weak = not near and not cue and not re.search(r"(?:ом|ой|ью)$", word)
+        weak = weak or _capitalised_name(ctx.cased, start, word)
+        span = season_relative(season, ctx.today, ctx.hemisphere, which)
+        lo, hi = start, end
+        if near:
+            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
+        out.append(Found(lo, hi, span, "season", RANK_SEASON, weak=weak, in_year=in_year, repeats="year"))
+    return out
+
+
+_QUARTER_WORD = r"(?:quarter|trimestre|quartal|квартал[еау]?)"
+
+
+def _quarters(text: str, ctx: Context) -> list[Found]:
+    """Q3 2024, 2024 Q3, q2 (this year's), the third quarter (of 2022), el tercer trimestre de 2022, im
+    dritten Quartal 2024, в третьем квартале 2024 года."""
+    out = []
+    year_tail = rf"(?:,? (?:of |de |del |di |des |dell'|d')?(?P<y>{YEAR})(?: года| г\.?)?)?"
+    patterns = [
+        rf"{B}(?P<y0>{YEAR})[ /-]?q(?P<q>[1-4]){E}",
+        rf"{B}q(?P<q>[1-4])(?:[ /-]?(?:'|')?(?P<y>{YEAR}))?{E}",
+        rf"{B}t(?P<q>[1-4])[ /-]?(?P<y>{YEAR}){E}",
+        rf"{B}(?:the |el |il |le |das |im |in the |в |во |au |nel |en el )?(?P<o>{ORD}) {_QUARTER_WORD}{year_tail}{E}",
+        rf"{B}(?P<q>[1-4])(?:st|nd|rd|th|\.|º|er|e|-?й|-?м)? {_QUARTER_WORD}{year_tail}{E}",
+    ]
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            g = m.groupdict()
+            quarter = int(g["q"]) if g.get("q") else int(words.ORDINALS[g["o"]])  # type: ignore[call-overload]
+            if quarter == -1 and not g.get("y"):
+                continue  # "last quarter": the previous one (_relative_units); "the last quarter of 2024": Q4
+            quarter = 4 if quarter == -1 else quarter
+            if not 1 <= quarter <= 4:
+                continue
+            y = g.get("y") or g.get("y0")
+            if y and not _year_ok(int(y), ctx.today):
+                continue
+            year = int(y) if y else ctx.today.year
+            out.append(Found(m.start(), m.end(), quarter_span(year, quarter), "quarter", RANK_PERIOD,
+                             year_given=bool(y), in_year=lambda yy, q=quarter: quarter_span(yy, q),
+                             repeats="year"))  # fmt: skip
+    return out
+
+
+def _weeks(text: str, ctx: Context) -> list[Found]:
+    """ISO weeks: week 23 (of 2024), KW 23, the 23rd week of 2024, semaine 23."""
+    out = []
+    patterns = [
+        rf"{B}(?:calendar week|week|kw|kalenderwoche|semaine|semana|settimana|неделя|неделе) ?(?:no\.? |nr\.? |n° |#)?"
+        rf"(?P<w>\d{{1,2}})(?:,? (?:of |de |del |di |des jahres )?(?P<y>{YEAR}))?{E}",
+        rf"{B}(?:the |la |на |в )?(?P<w>\d{{1,2}})(?:st|nd|rd|th|\.|e|ème|ª|º|-?й|-?я|-?ой) (?:calendar )?"
+        rf"(?:week|kw|kalenderwoche|semaine|semana|settimana|неделе|неделя|неделю)(?: of| de| del| di| des jahres)?"
+        rf"(?: (?P<y>{YEAR})(?: года)?)?{E}",
+    ]
+    for pattern in patterns:
+        for m in re.finditer(pattern, text):
+            year = int(m["y"]) if m["y"] else ctx.today.year
+            span = iso_week(year, int(m["w"]))
+            if span and 1 <= int(m["w"]) <= 53:
+                out.append(Found(m.start(), m.end(), span, "week", RANK_PERIOD, year_given=bool(m["y"])))
+    return out
+
+
+_HOLIDAY_NAMES = _alt(n for n in named_days.NAMES if n.isascii() or not re.search(r"[\u3040-\u9fff]", n))
+
+
+def _holidays(text: str, ctx: Context) -> list[Found]:
+    """Christmas, Easter, Thanksgiving, Silvester, Noël, Nochevieja, Ferragosto, Рождество ... (named_days)."""
+    out = []
+    tokens = _tokens(text)
+    for m in re.finditer(rf"{B}(?:{_HOLIDAY_NAMES}){E}", text):
+        key = named_days.NAMES[m.group(0)]
+        year = re.match(rf",? (?:de |del |di |of |des )?({YEAR})(?: года| г\.?)?{E}", text[m.end() :])
+        end = m.end()
+        start = m.start()
+        if year and _year_ok(int(year[1]), ctx.today):
+            span = named_days.occurrence(key, int(year[1]))
+            end += year.end()
+            year_given = True
+        else:
+            first = next((i for i, t in enumerate(tokens) if t[1] >= m.start()), 0)
+            last = max((i for i, t in enumerate(tokens) if t[2] <= m.end()), default=first)
+            before = words.MODIFIERS.get(tokens[first - 1][0]) if first > 0 else None
+            after = words.MODIFIERS.get(tokens[last + 1][0]) if last + 1 < len(tokens) else None
+            which = before or after or ("future" if ctx.future else "bare")
+            start = tokens[first - 1][1] if before else m.start()
+            end = tokens[last + 1][2] if after and not before else end
+            span = named_days.resolve(key, ctx.today, which)
+            year_given = False
+        if span is None:
+            continue
+        out.append(Found(start, end, span, "holiday", RANK_PERIOD, year_given=year_given,
+                         in_year=lambda y, key=key: named_days.occurrence(key, y), repeats="year"))  # fmt: skip
+    return out
+
+
+_YEAR_CUE = _alt(words.YEAR_CUES)
+_YEAR_NOUN = r"the year|year|jahr|jahres|des jahres|im jahr|im jahre|l'année|l'an|année|el año|del año|año|l'anno|dell'anno|anno"
+
+
+def _cased_cue(ctx: Context, m: re.Match[str], group: str) -> bool:
+    """The cue word is written with a capital inside a sentence: it starts a title ("El otoño del
+    patriarca"), it does not make a date."""
+    if not m[group]:
+        return False
+    start = m.start(group)
+    before = ctx.cased[:start].rstrip()
+    return ctx.cased[start : start + 1].isupper() and bool(before) and before[-1] not in ".!?¿¡:\"«"
+
+
+def _years(text: str, ctx: Context) -> list[Found]:
+    """in / during / the year YYYY, в 2020 году: that year; a bare YYYY is a weak atom (a range or an
+    open end may use it: "between 2019 and 2021", "before 2020"); "the 2020 election" has no window."""
+    out = []
+    for m in re.finditer(rf"(?<![\w.,/#])(?<!\d-)(?:(?P<cue>{_YEAR_CUE}) )?(?:(?P<noun>{_YEAR_NOUN}) )?(?P<y>{YEAR})"
+                         rf"(?P<suffix> (?:году|год|года|г\.?))?(?![\w/]|-\d|[.,]\d)", text):  # fmt: skip
+        year = int(m["y"])
+        if not _year_ok(year, ctx.today) or _cased_cue(ctx, m, "cue"):
+            continue
+        weak = not (m["cue"] or m["suffix"] or m["noun"])
+        start = m.start("noun") if m["noun"] else m.start("y")
+        out.append(Found(start, m.end(), year_span(year), "year", RANK_YEAR, weak=weak, year_given=True))
+    return out
+
+
+def _weekdays(text: str, ctx: Context) -> list[Found]:
+    """last Tuesday (strictly before today), this / next Friday (of this / next week), on Monday (the most
+    recent, today included), Monday of last week; a time of day after it only describes it."""
+    out = []
+    tokens = _tokens(text)
+    for i, (word, start, end) in enumerate(tokens):
+        weekday = words.WEEKDAY_NAMES.get(word)
+        if weekday is None:
+            stem = next((w for w in words.WEEKDAY_NAMES if word.startswith(w) and word[len(w) :] in words.DAY_PARTS),
+                        None)  # fmt: skip
+            if stem is None:
+                continue
+            weekday = words.WEEKDAY_NAMES[stem]
+        week = re.match(rf" (?:of |de la |della |der |de |на |in der |la )?(?:the )?(?P<m>{LAST}|{THIS}|{NEXT})"
+                        rf" (?:week|semana|settimana|semaine|woche|неделе){E}", text[end:])  # fmt: skip
+        if week:
+            shift = {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[week["m"]]]
+            d = week_span(ctx.today, shift).start + timedelta(days=weekday)
+            out.append(Found(start, end + week.end(), day(d), "day", RANK_WEEKDAY))
+            continue
+        near = _modifier(tokens, i, reach=1)
+        which = near[0] if near else "bare"
+        d = weekday_relative(weekday, ctx.today, which)
+        lo, hi = start, end
+        if near:
+            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
+        part = re.match(rf" (?:{_alt(words.DAY_PARTS)}){E}", text[hi:])
+        if part:
+            hi += part.end()
+        out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week"))
+    return out
+
+
+def _nows(text: str, ctx: Context) -> list[Found]:
+    """now, present, jetzt, сих пор: the end of a range ("from March until now")."""
+    return [Found(m.start(), m.end(), Span(ctx.today, ctx.today, True), "day", RANK_DAY, weak=True, now=True)
+            for m in re.finditer(rf"{B}(?:now|present|the present|ahora|adesso|maintenant|présent|jetzt|сих пор"
+                                 rf"|настоящего времени|la fecha|date){E}", text)]  # fmt: skip
+
+
+def _german_compounds(text: str, ctx: Context) -> list[Found]:
+    """die erste Juniwoche, in der letzten Juniwoche, die zweite Märzhälfte."""
+    out = []
+    parts = {"erste": "week 1", "zweite": "week 2", "dritte": "week 3", "vierte": "week 4", "letzte": "week last"}
+    for m in re.finditer(rf"{B}(?:in )?(?:der |die )?(?P<o>erste|zweite|dritte|vierte|letzte)n? (?P<m>{MONTH})"
+                         rf"(?P<k>woche|hälfte){E}", text):  # fmt: skip
+        from .dates import apply_part
+
+        month = _month_number(m["m"])
+        part = parts[m["o"]] if m["k"] == "woche" else {"erste": "first half", "zweite": "second half"}.get(m["o"])
+        span = apply_part(month_relative(month, ctx.today, "bare"), "month", part) if part else None
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+    return out
+
+
+FINDERS = [_numeric_dates, _dates, _days_of_relative_months, _german_compounds, _month_years, _fixed_days, _ago, _durations, _relative_units, _chains, _months,
+           _seasons, _quarters, _weeks, _holidays, _years, _weekdays, _nows]  # fmt: skip
+
+
+def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
+    """The normalised text of ``query`` and every time expression in it."""
+    text, cased = normalise(query)
+    ctx = Context(today, hour, hemisphere, bool(FUTURE_CUES.search(text)), cased)
+    found: list[Found] = []
+    for finder in FINDERS:
+        found.extend(finder(text, ctx))
+    return text, [f for f in found if not _not_a_date(f, text, ctx)]
+
+
+_QUOTED = re.compile(r"«[^»]*»|“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"")
+_STREET = re.compile(r"(?:street|st\.|avenue|ave\.|road|straße|strasse|str\.|platz|allee|calle|avenida|plaza|via|viale|"
+                     r"piazza|corso|rue|boulevard|place|avenue|улица|улице|улицу|улицы|проспект|проспекте|площадь|"
+                     r"площади|переулок)(?: del| de la| de| des| du| della| dei)? $")  # fmt: skip
+_RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|cada|ogni|tutti i|tutte le|tous les|"
+                        r"toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
+_TIME_WORDS = {*words.MONTH_NAMES, *words.WEEKDAY_NAMES, *words.SEASON_NAMES, *words.DAY_PARTS, *words.UNITS}
+
+
+def _not_a_date(f: Found, text: str, ctx: Context) -> bool:
+    """Names and titles that hold time words: a title in quotation marks («Лето», "Summer of '42"), a
+    street named after a date (улица 8 Марта, via XX Settembre), a recurring day (every Monday, todos los
+    lunes), and a capitalised time word inside a sentence followed by another capitalised word (Natale
+    Rossi, Primavera Sound, March Madness)."""
+    if any(q.start() < f.start and f.end <= q.end() for q in _QUOTED.finditer(ctx.cased)):
+        return True
+    before = text[: f.start]
+    if _STREET.search(before) or (_RECURRING.search(before) and f.kind == "day" and f.repeats == "week"):
+        return True
+    first = ctx.cased[f.start : f.end].split(" ")[0]
+    if first[:1].isupper() and ctx.cased[: f.start].rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", "\""):
+        following = re.match(r" ([^\W\d_][\w']*)", ctx.cased[f.end :])
+        if following and following[1][:1].isupper() and following[1].lower() not in _TIME_WORDS:
+            return True
+    return False
