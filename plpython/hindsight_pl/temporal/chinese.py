@@ -98,7 +98,7 @@ COMBINATORS = Combinators(
         (r"的?第三[周个星期]+", "week 3"), (r"的?第四[周个星期]+", "week 4"), (r"的?最后一[周个星期]+", "week last"),
         (r"的?(?:第一天|头一天)", "first day"), (r"的?最后一天", "last day"),
     ],
-    around_after=[r"前后", r"左右", r"附近", r"ごろ", r"頃"],
+    around_after=[(r"前后|左右|附近|ごろ|頃", "day")],
     open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
     open_after=[
         (r"(?:以来|来|起|开始|迄今|至今|到现在|到今天|到目前为止|以降|から)", "since"),

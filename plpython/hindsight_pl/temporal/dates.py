@@ -64,6 +64,31 @@ def weekend_span(any_day: date, weeks: int = 0) -> Span:
     return Span(saturday, saturday + DAY)
 
 
+def relative_period(unit: str, d: date, shift: int) -> Span:
+    """The week, weekend, month, quarter or year ``shift`` periods from the one holding ``d``: 0 this
+    one, -1 the previous ("last week", and "last weekend": the most recent Saturday-Sunday that has
+    ended), 1 the next."""
+    if unit == "week":
+        return week_span(d, shift)
+    if unit == "weekend":
+        return weekend_span(d, shift)
+    if unit == "month":
+        return shift_month(d, shift)
+    if unit == "quarter":
+        return shift_quarter(d, shift)
+    return year_span(d.year + shift)
+
+
+def seen_from(unit: str, d: date, direction: int) -> Span:
+    """The period of ``unit`` just before (``direction`` -1) or just after (+1) the day ``d``: the
+    calendar week / month / quarter / year before or after d's, the weekend that ended before d or
+    the first one that starts after it ("the weekend after Christmas")."""
+    if unit == "weekend" and direction > 0:
+        this = weekend_span(d)
+        return this if this.start > d else weekend_span(d, 1)
+    return relative_period(unit, d, direction)
+
+
 def add_months(d: date, months: int) -> date:
     """``d`` moved by whole months, the day clipped to the month's length (31 March - 1 month = 28/29 Feb)."""
     index = d.year * 12 + d.month - 1 + months
@@ -132,6 +157,13 @@ def weekday_relative(weekday: int, today: date, which: str) -> date:
     if which == "next":
         return week_span(today, 1).start + timedelta(days=weekday)
     return today - timedelta(days=(today.weekday() - weekday) % 7)
+
+
+def weekday_next(weekday: int, d: date, direction: int) -> date:
+    """The first ``weekday`` strictly before (``direction`` -1) or strictly after (+1) the day ``d``."""
+    if direction < 0:
+        return weekday_relative(weekday, d, "last")
+    return d + timedelta(days=(weekday - d.weekday() - 1) % 7 + 1)
 
 
 def month_relative(month: int, today: date, which: str) -> Span:

@@ -25,13 +25,16 @@ from .dates import (
     month_relative,
     month_span,
     quarter_span,
+    relative_period,
     season_of_year,
+    seen_from,
     season_relative,
     shift_month,
     shift_quarter,
     week_span,
+    weekday_next,
+    widen,
     weekday_relative,
-    weekend_span,
     year_span,
 )
 from .grammar import (
@@ -90,6 +93,7 @@ COMBINATORS = Combinators(
     later=words.LATER,
     range_pairs=words.RANGES,
     open_around=words.OPEN_AROUND,
+    anchor=words.ANCHOR,
     of_year=words.OF_YEAR,
     article=words.ARTICLE,
     word=r"\w",
@@ -148,7 +152,7 @@ _DAY_ARTICLE = r"(?:the |el |le |il |l'|lo |dem |den |der |la )?"
 _DAY_RANGE_INTRO = rf"(?:(?:from|between|vom|von|du|del|dal|dall'|entre|tra|fra|zwischen|с|со|от|между) )?{_DAY_ARTICLE}"
 _DAY_RANGE_JOIN = rf"(?:-|–|—|to|through|thru|until|till|and|al|au|bis|bis zum|a|all'|allo|al|e|ed|y|et|und|по|до|и) ?{_DAY_ARTICLE}"
 _OF = r"(?:of |de |di |del |d')?"
-_YEAR_TAIL = rf"(?:,? (?:de |del |of )?(?P<y>{YEAR})(?: года| г\.?)?)?"
+_YEAR_TAIL = rf"(?:(?:, ?| )(?:de |del |of )?(?P<y>{YEAR})(?: года| г\.?)?)?"
 
 
 def _dates(text: str, ctx: Context) -> list[Found]:
@@ -288,17 +292,31 @@ def _ago(text: str, ctx: Context) -> list[Found]:
     count = rf"(?P<n>{NUM}|{VAGUE})"
     pairs = rf"(?P<n1>{NUM}) ?{_OR} ?(?P<n2>{NUM})"
     for pattern in (
-        rf"{B}(?:{pairs}|{count}) (?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)}) (?:{_AGO_AFTER}){E}",
+        rf"{B}(?P<about>(?:about|around|roughly|approximately|some|circa|etwa|ungefähr|environ|aproximadamente|"
+        rf"unos|unas|circa|più o meno|примерно|около) )?(?:{pairs}|{count}) (?P<u>{UNIT}|"
+        rf"{_alt(words.WEEKDAY_PLURALS)}) (?:{_AGO_AFTER}){E}",
         rf"{B}(?:{_AGO_BEFORE}) (?:{pairs}|{count}) (?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)}){E}",
     ):
         for m in re.finditer(pattern, text):
             span = _ago_span(m, ctx)
+            if span is not None and m.groupdict().get("about"):
+                span = widen(span)  # about two weeks ago: three days either side
             if span is not None:
                 out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
+    # "two weeks" alone: only "two weeks before August 11" gives it a day
+    for m in re.finditer(rf"{B}(?P<n>{NUM}) (?P<u>{UNIT}){E}", text):
+        n, unit = number(m["n"]), words.UNITS[m["u"]]
+        if n and unit in ("day", "week", "month", "year", "fortnight"):
+            out.append(Found(m.start(), m.end(), day(today), "count", RANK_AGO, weak=True,
+                             anchored=lambda d, direction, n=n, unit=unit: _try(
+                                 lambda: day(_shift(d, unit, direction * n, ctx.hour)))))  # fmt: skip
     later = (rf"{B}(?:(?:{_alt(words.LATER_BEFORE)}) {count} (?P<u>{UNIT})|{count} (?P<u2>{UNIT}) "
              rf"(?:{_alt(words.LATER_AFTER)})|через (?P<n_b>{NUM} )?(?P<u3>{UNIT})){E}")
     for m in re.finditer(later.replace("(?P<n>", "(?P<n_a>", 1), text):
-        n = number(m["n_a"] or m["n"]) if (m["n_a"] or m["n"]) else number((m["n_b"] or "1").strip())
+        count_word = m["n_a"] or m["n"]
+        if count_word in words.VAGUE:
+            continue  # "haven't talked in a few days": not a date
+        n = number(count_word) if count_word else number((m["n_b"] or "1").strip())
         unit = words.UNITS.get(m["u"] or m["u2"] or m["u3"])
         if n is None or unit in (None, "weekend", "quarter") or m.group(0).startswith("in") and unit == "hour":
             continue
@@ -333,7 +351,7 @@ def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
     if n is None:
         return None
     if unit == "weekend":
-        return weekend_span(today, -n) if today.weekday() < 5 or n else None
+        return relative_period("weekend", today, -n)
     return _try(lambda: day(_shift(today, unit, -n, ctx.hour)))
 
 
@@ -488,26 +506,17 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
         if near and near[1] > first:
             near = (near[0], near[1] + i - first)
         which = near[0] if near else "this"
-        shift = {"last": -1, "this": 0, "next": 1}[which]
-        if unit == "week":
-            span = week_span(today, shift)
-        elif unit == "month":
-            span = shift_month(today, shift)
-        elif unit == "year":
-            span = year_span(today.year + shift)
-        elif unit == "quarter":
-            span = shift_quarter(today, shift)
-        elif which == "last":  # the most recent Saturday-Sunday that has ended
-            span = weekend_span(today, -1 if today.weekday() < 6 else 0)
-            span = span if span.end < today else weekend_span(today, -1)
-        else:
-            span = weekend_span(today, shift)
+        span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
         if near:
             lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
         else:
             lo, hi = start, end
-        out.append(Found(lo, hi, span, unit if unit != "weekend" else "weekend", RANK_RELATIVE, weak=near is None,
-                         current=which == "this"))  # fmt: skip
+        out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=near is None, current=which == "this",
+                         anchored=lambda d, direction, unit=unit: seen_from(unit, d, direction)))  # fmt: skip
+    for m in re.finditer(rf"{B}(?:the|el|le|la|der|den|dem|il|l'|al|au|am) (?:day|día|dia|jour|tag|giorno|"
+                         rf"lendemain|veille)(?= (?:{'|'.join(a for a, _ in words.ANCHOR)}))", text):  # fmt: skip
+        out.append(Found(m.start(), m.end(), day(today), "day", RANK_DAY, weak=True,
+                         anchored=lambda d, direction: day(d + direction * DAY)))  # fmt: skip
     for m in re.finditer(rf"{B}(?P<w>jahres|monats)(?P<p>ende|anfang|beginn|mitte){E}", text):
         whole = year_span(today.year) if m["w"] == "jahres" else month_span(today.year, today.month)
         part = {"ende": "late", "anfang": "early", "beginn": "early", "mitte": "mid"}[m["p"]]
@@ -541,16 +550,7 @@ def _chains(text: str, ctx: Context) -> list[Found]:
             (rf"{B}(?:на |в )?позапрошл\w* (?:{forms}){E}", -2),
         ):
             for m in re.finditer(pattern, text):
-                if unit == "week":
-                    span = week_span(today, shift)
-                elif unit == "month":
-                    span = shift_month(today, shift)
-                elif unit == "year":
-                    span = year_span(today.year + shift)
-                else:
-                    last = weekend_span(today, -1)
-                    span = weekend_span(last.start, shift + 1) if shift < 0 else weekend_span(today, shift)
-                out.append(Found(m.start(), m.end(), span, unit, RANK_AGO))
+                out.append(Found(m.start(), m.end(), relative_period(unit, today, shift), unit, RANK_AGO))
     for m in re.finditer(rf"{B}(?:the |el |la |le |il )?(?P<d>{WEEKDAY}) (?:before last|antes del pasado|avant-dernier)"
                          rf"{E}|{B}(?:am |l'|le )?(?:vorletzten|vorletzter|vorletzte|avant-dernier|avant-dernière) "
                          rf"(?P<e>{WEEKDAY}){E}", text):  # fmt: skip
@@ -795,7 +795,8 @@ def _weekdays(text: str, ctx: Context) -> list[Found]:
         part = re.match(rf" (?:{_alt(words.DAY_PARTS)}){E}", text[hi:])
         if part:
             hi += part.end()
-        out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week"))
+        out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week",
+                         anchored=lambda a, direction, weekday=weekday: day(weekday_next(weekday, a, direction))))  # fmt: skip
     return out
 
 

@@ -52,7 +52,7 @@ class Found:
     start: int
     end: int
     span: Span
-    kind: str
+    kind: str  # day, week, weekend, month, year, season, quarter, holiday, period, count ("two weeks")
     rank: int
     weak: bool = False
     year_given: bool = False
@@ -60,6 +60,9 @@ class Found:
     repeats: str | None = None
     now: bool = False
     current: bool = False  # this week / month / year: "so far", "earlier", "later" apply
+    # seen from another day: "the week" / "last weekend" / "Sunday" / "two weeks" before or after a date
+    # (direction -1 / +1): the previous / next such period, day or offset from that date
+    anchored: Callable[[date, int], Span | None] | None = field(default=None, repr=False)
 
     def previous(self) -> Span | None:
         """The occurrence before this one (a year or a week back), or None."""
@@ -78,8 +81,8 @@ class Combinators:
 
     part_before: Sequence[tuple[str, str]] = ()
     part_after: Sequence[tuple[str, str]] = ()
-    around_before: Sequence[str] = ()
-    around_after: Sequence[str] = ()
+    around_before: Sequence[tuple[str, str]] = ()  # (words, "day": a holiday or a day / "holiday": a holiday)
+    around_after: Sequence[tuple[str, str]] = ()
     open_before: Sequence[tuple[str, str]] = ()
     open_after: Sequence[tuple[str, str]] = ()
     so_far: Sequence[str] = ()
@@ -89,6 +92,7 @@ class Combinators:
     range_after: Sequence[str] = ()  # words after the second end that close a range (为止)
     open_around: Sequence[tuple[str, str, str]] = ()  # (before, after, how): "from June on"
     of_year: str = ""  # between a named period and a year that places it: "Christmas of last year"
+    anchor: Sequence[tuple[str, int]] = ()  # between a relative period and a date: "the week before 16 November"
     article: str = ""  # an article that may stand between the words before an atom and the atom
     word: str = r"\w"  # what a word is made of, for the boundaries (Chinese: nothing, it has no spaces)
 
@@ -108,8 +112,8 @@ class _Compiled:
         self.c = c
         self.part_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), part) for p, part in c.part_before]
         self.part_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), part) for p, part in c.part_after]
-        self.around_before = re.compile(rf"{edge_before}(?:{_alt(c.around_before)}){tail}") if c.around_before else None
-        self.around_after = re.compile(rf"^\s*(?:{_alt(c.around_after)}){edge_after}") if c.around_after else None
+        self.around_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), kinds) for p, kinds in c.around_before]
+        self.around_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), kinds) for p, kinds in c.around_after]
         self.open_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), how) for p, how in c.open_before]
         self.open_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), how) for p, how in c.open_after]
         self.open_around = [
@@ -117,6 +121,8 @@ class _Compiled:
             for before, after, how in c.open_around
         ]
         self.of_year = re.compile(rf"^\s*(?:{c.of_year})\s*$") if c.of_year else None
+        self.anchor = [(re.compile(rf"^\s*(?:{p})\s*(?:(?:{c.article})\s*)?$" if c.article else rf"^\s*(?:{p})\s*$"), d)
+                       for p, d in c.anchor]  # fmt: skip
         self.so_far_after = re.compile(rf"^\s*(?:{_alt(c.so_far)}){edge_after}") if c.so_far else None
         self.so_far_before = re.compile(rf"{edge_before}(?:{_alt(c.so_far)}){tail}") if c.so_far else None
         self.earlier = re.compile(rf"{edge_before}(?:{_alt(c.earlier)}){tail}") if c.earlier else None
@@ -147,6 +153,7 @@ def window(text: str, atoms: list[Found], combinators: Combinators, today: date)
     kept = _without_overlaps(atoms)
     kept = _placed_in_years(text, kept, rules)
     kept = _parts_and_around(text, kept, rules)
+    kept = _anchored(text, kept, rules)
     kept = _ranges(text, kept, rules, today)
     kept = _open_ends(text, kept, rules, today)
     strong = [f for f in kept if not f.weak and not f.now]
@@ -185,6 +192,29 @@ def _placed_in_years(text: str, kept: list[Found], rules: _Compiled) -> list[Fou
     return out
 
 
+def _anchored(text: str, kept: list[Found], rules: _Compiled) -> list[Found]:
+    """A relative period seen from a date: "the week before 16 November 2023" (the calendar week before
+    that date's), "last weekend before April 10", "the Sunday before October 25", "two weeks before
+    August 11" (that day), "the day after Christmas"."""
+    out: list[Found] = []
+    i = 0
+    while i < len(kept):
+        f = kept[i]
+        if i + 1 < len(kept) and f.anchored is not None and not kept[i + 1].now:
+            anchor = kept[i + 1]
+            between = text[f.end : anchor.start]
+            direction = next((d for pattern, d in rules.anchor if pattern.match(between)), 0)
+            if direction:
+                span = f.anchored(anchor.span.start if direction < 0 else anchor.span.end, direction)
+                if span is not None:
+                    out.append(Found(f.start, anchor.end, span, "period", RANK_COMBINED))
+                    i += 2
+                    continue
+        out.append(f)
+        i += 1
+    return out
+
+
 def _free(kept: list[Found], start: int, end: int, but: Found) -> list[Found]:
     """The atoms of ``kept`` other than ``but`` that lie inside text[start:end] (a prefix that took them)."""
     return [k for k in kept if k is not but and start <= k.start and k.end <= end]
@@ -211,10 +241,15 @@ def _parts_and_around(text: str, kept: list[Found], rules: _Compiled) -> list[Fo
                 _apply_part(f, part, end=f.end + m.end())
         if f.kind not in ("day", "holiday"):  # "around" widens a holiday or a day, not "over the weekend"
             continue
-        if rules.around_before and (m := rules.around_before.search(text[: f.start])):
-            f.span, f.start, f.weak = widen(f.span), m.start(), False
-        elif rules.around_after and (m := rules.around_after.match(text[f.end :])):
-            f.span, f.end, f.weak = widen(f.span), f.end + m.end(), False
+        for pattern, kinds in rules.around_before:
+            if (kinds == "day" or f.kind == "holiday") and (m := pattern.search(text[: f.start])):
+                f.span, f.start, f.weak = widen(f.span), m.start(), False
+                break
+        else:
+            for pattern, kinds in rules.around_after:
+                if (kinds == "day" or f.kind == "holiday") and (m := pattern.match(text[f.end :])):
+                    f.span, f.end, f.weak = widen(f.span), f.end + m.end(), False
+                    break
     return out
 
 
@@ -244,7 +279,7 @@ def _ranges(text: str, kept: list[Found], rules: _Compiled, today: date) -> list
     i = 0
     while i < len(kept):
         first = kept[i]
-        if i + 1 < len(kept):
+        if i + 1 < len(kept) and first.kind != "count" and kept[i + 1].kind != "count":
             second = kept[i + 1]
             between = text[first.end : second.start]
             for before_pattern, between_pattern in rules.ranges:
@@ -302,7 +337,7 @@ def _join(first: Found, second: Found, today: date) -> Span | None:
 def _open_ends(text: str, kept: list[Found], rules: _Compiled, today: date) -> list[Found]:
     out = list(kept)
     for f in kept:
-        if f.rank == RANK_COMBINED or f.now:
+        if f.rank == RANK_COMBINED or f.now or f.kind == "count":
             continue
         how, start, end = None, f.start, f.end
         for before_pattern, after_pattern, name in rules.open_around:

@@ -296,9 +296,11 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:на )?(?:последней|последняя|последнюю) недел[еяю]", "week last"),
 ]  # fmt: skip
 
-AROUND_BEFORE = [r"(?:a)?round", r"about", r"over", r"circa", r"um", r"rund um", r"über", r"vers(?: le| la)?",
-                 r"autour d[eu]", r"aux alentours d[eu]", r"alrededor de(?:l)?", r"por", r"intorno a(?:l|lla)?",
-                 r"attorno a(?:l|lla)?", r"verso(?: il| la)?", r"a ridosso d[ie]", r"около", r"под", r"в районе"]  # fmt: skip
+# "around X" widens a holiday or a single day; "about" / "over" and their likes only a holiday ("what did we
+# talk about yesterday" is yesterday)
+AROUND_BEFORE = [(r"(?:a)?round|circa|rund um|vers(?: le| la)?|autour d[eu]|aux alentours d[eu]|alrededor de(?:l)?"
+                  r"|intorno a(?:l|lla)?|attorno a(?:l|lla)?|verso(?: il| la)?|около|в районе", "day"),
+                 (r"about|over|um|über|por|a ridosso d[ie]|под", "holiday")]  # fmt: skip
 
 # open ends: the words before X -> since / after / before / until
 OPEN_BEFORE: list[tuple[str, str]] = [
@@ -342,6 +344,12 @@ OPEN_AROUND = [(r"from|starting", r"on|onwards?|forward|and on", "since"), (r"vo
                (r"до", r"включительно", "until"),
                (r"à partir de|dès", r"", "since"), (r"de|desde", r"en adelante", "since"),
                (r"da|dal|dalla|dall'", r"in poi|in avanti", "since")]  # fmt: skip
+# a relative period seen from a date: "the week before 16 November", "two weeks after Easter"
+ANCHOR = [(r"before|prior to|ahead of", -1), (r"after|following", 1), (r"vor|vor dem|vor der", -1),
+          (r"nach|nach dem|nach der", 1), (r"avant|avant le|avant la|avant l'", -1),
+          (r"après|après le|après la|après l'", 1), (r"antes de(?:l)?|antes de la", -1),
+          (r"después de(?:l)?|después de la|despues de(?:l)?", 1), (r"prima d(?:i|el|ella|ell')", -1),
+          (r"dopo(?: il| la| l')?", 1), (r"до|перед", -1), (r"после", 1)]  # fmt: skip
 # between a named period and the year that places it: "Christmas of last year", "el verano del año pasado"
 OF_YEAR = r"of|in|de|del|de l'|di|del|dell'|des|du|im|in|в|за|des letzten|des"
 ARTICLE = r"the|el|la|los|las|il|lo|l'|le|les|der|die|das|des|dem|den|du|del|dello|della|dell'|this|this past"
