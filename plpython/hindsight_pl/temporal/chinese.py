@@ -18,8 +18,8 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
+from functools import partial
 
 from . import named_days
 from .dates import (
@@ -27,11 +27,15 @@ from .dates import (
     Span,
     add_months,
     add_years,
+    apply_part,
     day,
     day_of_month_recent,
+    make_date,
     month_relative,
     month_span,
     quarter_span,
+    relative_period,
+    season_relative,
     season_span,
     shift_month,
     shift_quarter,
@@ -54,18 +58,18 @@ from .grammar import (
     Found,
 )
 
+# traditional characters read like simplified ones (only those time words and names use)
 _TRADITIONAL = str.maketrans({
     "週": "周", "個": "个", "這": "这", "來": "来", "後": "后", "兩": "两", "幾": "几", "過": "过", "禮": "礼",
     "號": "号", "從": "从", "開": "开", "於": "于", "裡": "里", "間": "间", "時": "时", "內": "内", "當": "当",
     "曆": "历", "頭": "头", "條": "条", "鳴": "鸣", "倫": "伦", "傑": "杰", "節": "节", "聖": "圣", "誕": "诞",
-    "慶": "庆", "國": "国", "勞": "劳", "動": "动", "輕": "轻", "點": "点", "鐘": "钟", "晚": "晚", "後": "后",
-    "則": "则", "為": "为", "迄": "迄", "於": "于", "現": "现", "在": "在", "將": "将", "計": "计", "劃": "划",
-    "準": "准", "備": "备", "糕": "糕", "餅": "饼", "末": "末", "端": "端", "級": "级", "億": "亿", "萬": "万",
-    "筆": "笔", "華": "华", "鵬": "鹏", "龍": "龙", "飛": "飞", "鳳": "凤", "濤": "涛", "強": "强", "偉": "伟",
-    "軍": "军", "劉": "刘", "陳": "陈", "張": "张", "楊": "杨", "趙": "赵", "黃": "黄", "吳": "吴", "鄭": "郑",
-    "馬": "马", "孫": "孙", "東": "东", "區": "区", "們": "们", "麼": "么", "誰": "谁", "甚": "什", "嗎": "吗",
-    "會": "会", "議": "议", "論": "论", "討": "讨", "報": "报", "歲": "岁", "週": "周", "屆": "届", "長": "长",
-    "假": "假", "黃": "黄", "金": "金", "冬": "冬", "陰": "阴", "曆": "历", "歷": "历", "頭": "头", "說": "说",
+    "慶": "庆", "國": "国", "勞": "劳", "動": "动", "輕": "轻", "點": "点", "鐘": "钟", "則": "则", "為": "为",
+    "現": "现", "將": "将", "計": "计", "劃": "划", "準": "准", "備": "备", "餅": "饼", "級": "级", "億": "亿",
+    "萬": "万", "筆": "笔", "華": "华", "鵬": "鹏", "龍": "龙", "飛": "飞", "鳳": "凤", "濤": "涛", "強": "强",
+    "偉": "伟", "軍": "军", "劉": "刘", "陳": "陈", "張": "张", "楊": "杨", "趙": "赵", "黃": "黄", "吳": "吴",
+    "鄭": "郑", "馬": "马", "孫": "孙", "東": "东", "區": "区", "們": "们", "麼": "么", "誰": "谁", "甚": "什",
+    "嗎": "吗", "會": "会", "議": "议", "論": "论", "討": "讨", "報": "报", "歲": "岁", "屆": "届", "長": "长",
+    "陰": "阴", "歷": "历", "說": "说",
 })  # fmt: skip
 
 _DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
@@ -91,12 +95,23 @@ RECURRING = re.compile(r"每(?:天|日|周|星期|礼拜|个?月|年|季度|逢)
 
 COMBINATORS = Combinators(
     part_after=[
-        (r"的?(?:年初|开年)", "early"), (r"的?年中", "mid"), (r"的?(?:年底|年尾|年末|岁末)", "late"),
-        (r"的?(?:月初|上旬|初)", "early"), (r"的?(?:月中|中旬)", "mid"), (r"的?(?:月底|月末|下旬|底|末)", "late"),
-        (r"的?上半年", "first half"), (r"的?下半年", "second half"), (r"的?(?:上半月)", "first half"),
-        (r"的?(?:下半月)", "second half"), (r"的?第一[周个星期]+", "week 1"), (r"的?第二[周个星期]+", "week 2"),
-        (r"的?第三[周个星期]+", "week 3"), (r"的?第四[周个星期]+", "week 4"), (r"的?最后一[周个星期]+", "week last"),
-        (r"的?(?:第一天|头一天)", "first day"), (r"的?最后一天", "last day"),
+        (r"的?(?:年初|开年)", "early"),
+        (r"的?年中", "mid"),
+        (r"的?(?:年底|年尾|年末|岁末)", "late"),
+        (r"的?(?:月初|上旬|初)", "early"),
+        (r"的?(?:月中|中旬)", "mid"),
+        (r"的?(?:月底|月末|下旬|底|末)", "late"),
+        (r"的?上半年", "first half"),
+        (r"的?下半年", "second half"),
+        (r"的?(?:上半月)", "first half"),
+        (r"的?(?:下半月)", "second half"),
+        (r"的?第一[周个星期]+", "week 1"),
+        (r"的?第二[周个星期]+", "week 2"),
+        (r"的?第三[周个星期]+", "week 3"),
+        (r"的?第四[周个星期]+", "week 4"),
+        (r"的?最后一[周个星期]+", "week last"),
+        (r"的?(?:第一天|头一天)", "first day"),
+        (r"的?最后一天", "last day"),
     ],
     around_after=[(r"前后|左右|附近|ごろ|頃", "day")],
     open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
@@ -183,11 +198,17 @@ _DAY_WORD = "|".join(sorted(DAY_WORDS, key=len, reverse=True))
 _DAY_PART = r"(?:的)?(?:上午|下午|中午|早上|早晨|晚上|傍晚|凌晨|夜里|夜间|白天|午后|深夜)"
 
 
-def _try(make: Callable[[], Span | None]) -> Span | None:
-    try:
-        return make()
-    except (ValueError, OverflowError, KeyError):
-        return None
+def _between(start: date | None, end: date | None, until_now: bool = False) -> Span | None:
+    return Span(start, end, until_now) if start is not None and end is not None and start <= end else None
+
+
+def _day_in(year: int, month: int, dom: int) -> Span | None:
+    found = make_date(year, month, dom)
+    return day(found) if found else None
+
+
+def _days_in(month: int, first: int, last: int, year: int) -> Span | None:
+    return _between(make_date(year, month, first), make_date(year, month, last))
 
 
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
@@ -203,175 +224,162 @@ def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, lis
 
 
 def _dates(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """(2024年)3月5日至8日, 2024年3月5日, 3月5日 (the most recent), 21日 / 廿一日 / 15号 (the most recent such
+    day of a month), 去年今天."""
     out: list[Found] = []
-    taken: list[tuple[int, int]] = []
-    # a day range inside a month: (2024年)3月5日至8日
-    for m in re.finditer(rf"(?:(?P<y>{NUM})年)?(?P<m>{NUM})月(?P<d1>{NUM})[日号]?(?:到|至|~|～|-|—)(?P<d2>{NUM})[日号]",
-                         text):  # fmt: skip
+    day_range = rf"(?:(?P<y>{NUM})年)?(?P<m>{NUM})月(?P<d1>{NUM})[日号]?(?:到|至|~|～|-|—)(?P<d2>{NUM})[日号]"
+    for m in re.finditer(day_range, text):
         month, d1, d2 = number(m["m"]), number(m["d1"]), number(m["d2"])
-
-        def in_year(y: int, month: int = month, d1: int = d1, d2: int = d2) -> Span | None:
-            return _try(lambda: Span(date(y, month, d1), date(y, month, d2)))
-
+        in_year = partial(_days_in, month, d1, d2)
         year = _year(m["y"], None, today) if m["y"] else None
-        recent = None if year else day_of_month_recent(month, d1, today) if 1 <= month <= 12 else None
+        recent = day_of_month_recent(month, d1, today) if 1 <= month <= 12 else None
         span = in_year(year or (recent.year if recent else today.year))
-        if span and span.end >= span.start:
+        if span:
             out.append(Found(m.start(), m.end(), span, "period", RANK_DATE, year_given=bool(year), in_year=in_year,
                              repeats=None if year else "year"))  # fmt: skip
-            taken.append((m.start(), m.end()))
-    # full dates and a day of a month
     for m in re.finditer(rf"(?:(?P<y>{NUM})年)?(?P<m>{NUM})月(?P<d>{NUM})[日号]", text):
         month, dom = number(m["m"]), number(m["d"])
         if m["y"]:
             year = _year(m["y"], None, today)
-            span = _try(lambda m=m, year=year, month=month, dom=dom: day(date(year or 0, month, dom)))
-            if span and year:
+            span = _day_in(year, month, dom) if year and 1 <= month <= 12 else None
+            if span:
                 out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
             continue
         recent = day_of_month_recent(month, dom, today) if 1 <= month <= 12 else None
         if recent:
             out.append(Found(m.start(), m.end(), day(recent), "day", RANK_MONTH_DAY,
-                             in_year=lambda y, month=month, dom=dom: _try(lambda: day(date(y, month, dom))),
-                             repeats="year"))  # fmt: skip
-    # a day of the month alone: 21日, 廿一日, 15号 (号 only where a date reads on: not 3号楼, 2号线)
+                             in_year=partial(_day_in, month=month, dom=dom), repeats="year"))  # fmt: skip
+    # 号 only where a date reads on (15号的会议), not 3号楼, 2号线
+    date_follows = r"(?:$|[的开上下晚早中前后之以到至那这我你他她谁去来见有是和跟，。？！、,.?! ])"
     for m in re.finditer(rf"(?<![0-9零〇一二两三四五六七八九十百廿卅月第周期礼拜])(?P<d>{NUM})(?P<k>[日号])", text):
-        if m["k"] == "号" and not re.match(r"(?:$|[的开上下晚早中前后之以到至那这我你他她谁去来见有是和跟，。？！、,.?! ])",
-                                           text[m.end() : m.end() + 1]):  # fmt: skip
+        if m["k"] == "号" and not re.match(date_follows, text[m.end() : m.end() + 1]):
             continue
         dom = number(m["d"])
-        if not 1 <= dom <= 31:
-            continue
-        for back in range(0, 3):
+        for back in range(3):  # the most recent month that has that day, today included
             first = add_months(today.replace(day=1), -back)
-            candidate = _try(lambda first=first, dom=dom: day(date(first.year, first.month, dom)))
-            if candidate and candidate.start <= today:
-                out.append(Found(m.start(), m.end(), candidate, "day", RANK_MONTH_DAY))
+            candidate = make_date(first.year, first.month, dom)
+            if candidate and candidate <= today:
+                out.append(Found(m.start(), m.end(), day(candidate), "day", RANK_MONTH_DAY))
                 break
-    # 去年今天 / 去年的今天
     for m in re.finditer(r"去年的?(?:今天|今日)", text):
-        out.append(Found(m.start(), m.end(), _try(lambda: day(add_years(today, -1))) or day(today), "day", RANK_DATE))
+        out.append(Found(m.start(), m.end(), day(add_years(today, -1)), "day", RANK_DATE))
     return out
 
 
 def _months(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """2024年3月, 去年12月, 3月 / 十二月(份) (the most recent that has started), 上个月 / 下下个月 / 先月, and a
+    month's part alone (月初, 中旬, 月底: this month's)."""
     out = []
-    # 2024年3月, 二〇二三年十二月(份)
-    for m in re.finditer(rf"(?P<y>{NUM})年(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
-        year, month = _year(m["y"], None, today), number(m["m"])
+    for m in re.finditer(rf"(?:(?P<y>{NUM})年|(?P<yw>{_YEAR_WORD})的?)(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
+        year, month = _year(m["y"], m["yw"], today), number(m["m"])
         if year and 1 <= month <= 12:
             out.append(Found(m.start(), m.end(), month_span(year, month), "month", RANK_PERIOD, year_given=True))
-    # 去年12月, 今年3月
-    for m in re.finditer(rf"(?P<yw>{_YEAR_WORD})的?(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
-        month = number(m["m"])
-        if 1 <= month <= 12:
-            out.append(Found(m.start(), m.end(), month_span(today.year + YEAR_WORDS[m["yw"]], month), "month",
-                             RANK_PERIOD, year_given=True))  # fmt: skip
-    # 3月, 十二月(份): the most recent that has started
-    for m in re.finditer(rf"(?<![0-9零〇一二两三四五六七八九十年个上下本这第])(?P<m>{NUM})月份?(?!{NUM}[日号]|曜)",
-                         text):  # fmt: skip
+    bare = rf"(?<![0-9零〇一二两三四五六七八九十年个上下本这第])(?P<m>{NUM})月份?(?!{NUM}[日号]|曜)"
+    for m in re.finditer(bare, text):
         month = number(m["m"])
         if 1 <= month <= 12:
             out.append(Found(m.start(), m.end(), month_relative(month, today, "bare"), "month", RANK_MONTH,
-                             in_year=lambda y, month=month: month_span(y, month), repeats="year"))  # fmt: skip
-    # 上个月, 上一个月, 上上个月, 本月, 这个月, 下个月, 下下个月; 先月, 先々月, 今月, 来月, 再来月
-    relative = {"上上个月": -2, "上上月": -2, "上个月": -1, "上一个月": -1, "上一月": -1, "上月": -1, "本月": 0,
-                "这个月": 0, "这月": 0, "当月": 0, "下个月": 1, "下一个月": 1, "下一月": 1, "下月": 1,
-                "下下个月": 2, "下下月": 2, "先月": -1, "先々月": -2, "先先月": -2, "今月": 0, "来月": 1,
-                "再来月": 2}  # fmt: skip
-    for m in re.finditer("|".join(sorted(relative, key=len, reverse=True)), text):
-        shift = relative[m.group(0)]
+                             in_year=partial(month_span, month=month), repeats="year"))  # fmt: skip
+    for m in re.finditer(_RELATIVE_MONTH, text):
+        shift = RELATIVE_MONTHS[m.group(0)]
         out.append(Found(m.start(), m.end(), shift_month(today, shift), "month", RANK_RELATIVE, current=shift == 0))
-    # a month's part alone: 月初, 中旬, 月底 (this month's)
-    for m in re.finditer(r"(?<![0-9零〇一二两三四五六七八九十个上下本这年])(?:月初|月中|月底|月末|上旬|中旬|下旬)", text):
-        from .dates import apply_part
-
+    for m in re.finditer(
+        r"(?<![0-9零〇一二两三四五六七八九十个上下本这年])(?:月初|月中|月底|月末|上旬|中旬|下旬)", text
+    ):
         part = {"月初": "early", "上旬": "early", "月中": "mid", "中旬": "mid"}.get(m.group(0), "late")
-        span = apply_part(month_span(today.year, today.month), "month", part)
-        if span:
-            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+        piece = apply_part(month_span(today.year, today.month), "month", part)
+        if piece:
+            out.append(Found(m.start(), m.end(), piece, "period", RANK_PERIOD))
     return out
 
 
+RELATIVE_MONTHS = {"上上个月": -2, "上上月": -2, "上个月": -1, "上一个月": -1, "上一月": -1, "上月": -1, "本月": 0,
+                   "这个月": 0, "这月": 0, "当月": 0, "下个月": 1, "下一个月": 1, "下一月": 1, "下月": 1, "下下个月": 2,
+                   "下下月": 2, "先月": -1, "先々月": -2, "先先月": -2, "今月": 0, "来月": 1, "再来月": 2}  # fmt: skip
+_RELATIVE_MONTH = "|".join(sorted(RELATIVE_MONTHS, key=len, reverse=True))
+
+
 def _years(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """去年 / 大后年 / 一昨年, 2024年 / 二〇二四年 (four digits; 2024款 and 三年级 are not years), and a year's
+    part alone (年初, 年底, 上半年: this year's)."""
     out = []
     for m in re.finditer(_YEAR_WORD, text):
-        year = today.year + YEAR_WORDS[m.group(0)]
-        out.append(Found(m.start(), m.end(), year_span(year), "year", RANK_RELATIVE, current=year == today.year))
+        shift = YEAR_WORDS[m.group(0)]
+        out.append(Found(m.start(), m.end(), year_span(today.year + shift), "year", RANK_RELATIVE, current=shift == 0))
     for m in re.finditer(rf"(?P<y>{NUM})年(?!级|代|龄|纪|薪|货|糕)", text):
         year = _year(m["y"], None, today)
         if year:
             out.append(Found(m.start(), m.end(), year_span(year), "year", RANK_YEAR, year_given=True))
-    # a year's part alone: 年初, 年底, 上半年 (this year's)
-    for m in re.finditer(r"(?<![0-9零〇一二两三四五六七八九十去今明前后年])(?:年初|年中|年底|年尾|年末|上半年|下半年)", text):
-        from .dates import apply_part
-
+    alone = r"(?<![0-9零〇一二两三四五六七八九十去今明前后年])(?:年初|年中|年底|年尾|年末|上半年|下半年)"
+    for m in re.finditer(alone, text):
         part = {"年初": "early", "年中": "mid", "上半年": "first half", "下半年": "second half"}.get(m.group(0), "late")
-        span = apply_part(year_span(today.year), "year", part)
-        if span:
-            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+        piece = apply_part(year_span(today.year), "year", part)
+        if piece:
+            out.append(Found(m.start(), m.end(), piece, "period", RANK_PERIOD))
     return out
 
 
+WEEK_SHIFTS = {"上上": -2, "上": -1, "下下": 2, "下": 1, "本": 0, "这": 0, "先々": -2, "先先": -2, "先": -1, "今": 0,
+               "来": 1, "再来": 2}  # fmt: skip
+
+
 def _weeks(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """上周 / 上上个星期 / 下一周 / 先週 / 再来週, with a weekday (that day of that week) or 末 (its weekend);
+    a bare weekday 周一 / 星期三 / 金曜日 (the most recent, today included) and 周末 (this week's weekend)."""
     out = []
-    shifts = {"上上": -2, "上": -1, "下下": 2, "下": 1, "本": 0, "这": 0, "先々": -2, "先先": -2, "先": -1, "今": 0,
-              "来": 1, "再来": 2}  # fmt: skip
-    prefix = r"(?P<p>上上|下下|上|下|本|这)(?:一)?个?"
-    # 上周, 上上个星期, 下一周 (+ a weekday: that day of that week; + 末: its weekend)
-    for m in re.finditer(rf"{prefix}{WEEK}(?:的)?(?P<d>[一二三四五六日天末])?", text):
-        out.append(_week_found(m, shifts[m["p"]], today, WEEKDAY))
+    for m in re.finditer(rf"(?P<p>上上|下下|上|下|本|这)(?:一)?个?{WEEK}(?:的)?(?P<d>[一二三四五六日天末])?", text):
+        out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, WEEKDAY))
     for m in re.finditer(r"(?P<p>先々|先先|先|今|再来|来)周(?:の)?(?:(?P<d>[月火水木金土日])曜日?)?", text):
-        out.append(_week_found(m, shifts[m["p"]], today, JA_WEEKDAY))
-    # bare weekdays: 周一, 星期三, 礼拜天 (the most recent, today included); 周末 (this week's weekend)
+        out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, JA_WEEKDAY))
     for m in re.finditer(rf"(?<![上下本这个每□])(?:{WEEK})(?P<d>[一二三四五六日天末])", text):
         if m["d"] == "末":
-            monday = week_span(today).start
-            out.append(Found(m.start(), m.end(), Span(monday + 5 * DAY, monday + 6 * DAY), "weekend", RANK_RELATIVE))
+            out.append(Found(m.start(), m.end(), relative_period("weekend", today, 0), "weekend", RANK_RELATIVE))
             continue
         d = weekday_relative(WEEKDAY[m["d"]], today, "bare")
         end = m.end() + (len(p.group(0)) if (p := re.match(_DAY_PART, text[m.end() :])) else 0)
         out.append(Found(m.start(), end, day(d), "day", RANK_WEEKDAY, repeats="week"))
     for m in re.finditer(r"(?<![周□の])(?P<d>[月火水木金土日])曜日?", text):
-        if m.group(0) in ("日曜",) or m.group(0).endswith("日") or m.group(0).endswith("曜"):
-            d = weekday_relative(JA_WEEKDAY[m["d"]], today, "bare")
-            out.append(Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week"))
+        d = weekday_relative(JA_WEEKDAY[m["d"]], today, "bare")
+        out.append(Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week"))
     return out
 
 
 def _week_found(m: re.Match[str], shift: int, today: date, names: dict[str, int]) -> Found:
-    monday, sunday = week_span(today, shift).start, week_span(today, shift).end
+    week = week_span(today, shift)
     which = m["d"]
     if which is None:
-        return Found(m.start(), m.end(), Span(monday, sunday), "week", RANK_RELATIVE, current=shift == 0)
+        return Found(m.start(), m.end(), week, "week", RANK_RELATIVE, current=shift == 0)
     if which == "末":
-        return Found(m.start(), m.end(), Span(monday + 5 * DAY, sunday), "weekend", RANK_RELATIVE)
-    d = monday + timedelta(days=names[which])
-    return Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week")
+        return Found(m.start(), m.end(), Span(week.start + 5 * DAY, week.end), "weekend", RANK_RELATIVE)
+    return Found(m.start(), m.end(), day(week.start + timedelta(days=names[which])), "day", RANK_WEEKDAY)
 
 
 def _days(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """今天 / 昨晚 / 明早 / 一昨日 (with 上午 / 晚上 after them: the same day); 现在 (a range's end)."""
     out = []
     for m in re.finditer(rf"(?:{_DAY_WORD})(?:{_DAY_PART})?", text):
         word = re.match(_DAY_WORD, m.group(0))
         assert word is not None
-        out.append(Found(m.start(), m.end(), day(today + DAY_WORDS[word.group(0)] * DAY), "day", RANK_DAY))
-    for m in re.finditer(r"现在|目前|当前|今|いま|現在", text):
+        offset = DAY_WORDS[word.group(0)]
+        out.append(Found(m.start(), m.end(), day(today + offset * DAY), "day", RANK_DAY, current=offset == 0))
+    for m in re.finditer(r"现在|目前|当前|いま", text):
         out.append(Found(m.start(), m.end(), Span(today, today, True), "day", RANK_DAY, weak=True, now=True))
     return out
 
 
 def _quarters(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """(2024年 / 去年)第三季度, 一季度, 今年第一季, Q1; 上季度 / 本季度 / 下下个季度."""
     out = []
-    for m in re.finditer(rf"{YEAR_PREFIX}(?:第(?P<q1>[一二三四1-4])季度?|(?P<q2>[一二三四1-4])季度|[qQ](?P<q3>[1-4]))", text):
+    pattern = rf"{YEAR_PREFIX}(?:第(?P<q1>[一二三四1-4])季度?|(?P<q2>[一二三四1-4])季度|[qQ](?P<q3>[1-4]))"
+    for m in re.finditer(pattern, text):
         year = _year(m["yd"], m["yw"], today)
         quarter = number(m["q1"] or m["q2"] or m["q3"])
-        if year and 1 <= quarter <= 4:
-            given = bool(m["yd"] or m["yw"])
-            out.append(Found(m.start(), m.end(), quarter_span(year, quarter), "quarter", RANK_PERIOD, year_given=given,
-                             in_year=lambda y, q=quarter: quarter_span(y, q), repeats="year"))  # fmt: skip
+        if year:
+            out.append(Found(m.start(), m.end(), quarter_span(year, quarter), "quarter", RANK_PERIOD,
+                             year_given=bool(m["yd"] or m["yw"]), in_year=partial(quarter_span, quarter=quarter),
+                             repeats="year"))  # fmt: skip
     for m in re.finditer(r"(?P<p>上上|上|本|这|下下|下)(?:一)?个?季度", text):
-        shift = {"上上": -2, "上": -1, "本": 0, "这": 0, "下": 1, "下下": 2}[m["p"]]
+        shift = WEEK_SHIFTS[m["p"]]
         out.append(Found(m.start(), m.end(), shift_quarter(today, shift), "quarter", RANK_RELATIVE))
     return out
 
@@ -383,25 +391,24 @@ def _seasons(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     """今年夏天, 去年冬天 (the season that starts in that year: how 去年冬天 is said), 2023年夏天, 春天 (the
     most recent that has started)."""
     out = []
-    from .dates import season_relative
-
     for m in re.finditer(rf"{YEAR_PREFIX}(?P<s>[春夏秋冬])(?:天|季)", text):
         season = SEASONS[m["s"]]
+        in_year = partial(season_span, season, hemisphere=hemisphere)
         if m["yd"] or m["yw"]:
             year = _year(m["yd"], m["yw"], today)
-            if year is None:
-                continue
-            span = season_span(season, year, hemisphere)
-            out.append(Found(m.start(), m.end(), span, "season", RANK_SEASON, year_given=True,
-                             in_year=lambda y, season=season: season_span(season, y, hemisphere)))  # fmt: skip
+            if year:
+                out.append(Found(m.start(), m.end(), in_year(year), "season", RANK_SEASON, year_given=True,
+                                 in_year=in_year))  # fmt: skip
         else:
             span = season_relative(season, today, hemisphere, "bare")
-            out.append(Found(m.start(), m.end(), span, "season", RANK_SEASON,
-                             in_year=lambda y, season=season: season_span(season, y, hemisphere), repeats="year"))  # fmt: skip
+            out.append(Found(m.start(), m.end(), span, "season", RANK_SEASON, in_year=in_year, repeats="year"))
     return out
 
 
 _UNIT = r"(?P<u>小时|个小时|钟头|天|日|周间|周|个星期|星期|个礼拜|礼拜|个月|年|ヶ月|か月|カ月|箇月)"
+_COUNT = r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十百廿卅]+|半|几|两三|三四|一两|二三|四五|五六)"
+_PAIRS = {"两三": (2, 3), "二三": (2, 3), "三四": (3, 4), "一两": (1, 2), "四五": (4, 5), "五六": (5, 6)}
+_FEW = {"day": (5, 2), "week": (35, 14), "month": (150, 60)}  # 几天前 / 几周前 / 几个月前: days back, as in English
 
 
 def _unit(word: str) -> str:
@@ -416,117 +423,101 @@ def _unit(word: str) -> str:
     return "year"
 
 
-def _move(today: date, hour: int, unit: str, n: float) -> date:
-    from datetime import datetime, time
-
-    if unit == "hour":
-        return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
-    if unit == "day":
-        return today + timedelta(days=n)
-    if unit == "week":
-        return today + timedelta(weeks=n)
-    if unit == "month":
-        return today + timedelta(days=15 * (1 if n > 0 else -1)) if abs(n) == 0.5 else add_months(today, int(n))
-    return add_months(today, 6 * (1 if n > 0 else -1)) if abs(n) == 0.5 else add_years(today, int(n))
-
-
-def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
-    """Counts of units: N天前 / N天后 (that day), 两三天前 / 几周前 (ranges), 过去三个月 / 最近几天 / 三天内 (up to
-    now), 未来一周 (ahead), 前两天 / 前几天."""
-    out = []
-    count = rf"(?P<n>{SMALL}|半|几|两三|三四|一两|二三|四五|五六)"
-    # 前两天 [R-3, R-1]; 前几天 / 这几天前 [R-5, R-2]
-    for m in re.finditer(r"(?<![0-9一二两三四五六七八九十年月日])前(?P<n>两|二|2|几)天", text):
-        span = Span(today - 3 * DAY, today - DAY) if m["n"] != "几" else Span(today - 5 * DAY, today - 2 * DAY)
-        out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
-    # durations up to now / ahead
-    for m in re.finditer(rf"(?P<dir>过去|最近|近|这|未来|接下来的?|今后|往后)的?{count}{_UNIT}(?:内|里|以内|之内|来)?", text):
-        unit = _unit(m["u"])
-        n = _count(m["n"])
-        if n is None:
-            continue
-        if m["dir"] in ("未来", "接下来", "接下来的", "今后", "往后"):
-            span = _try(lambda n=n, unit=unit: Span(today, _move(today, hour, unit, n)))
-        else:
-            span = _try(lambda n=n, unit=unit: Span(_move(today, hour, unit, -n), today, True))
-        if span:
-            out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
-    for m in re.finditer(rf"(?<![过去最近未来这])(?<!接下来){count}{_UNIT}(?:内|以内|之内)", text):
-        n = _count(m["n"])
-        if n is not None:
-            span = _try(lambda n=n, m=m: Span(_move(today, hour, _unit(m["u"]), -n), today, True))
-            if span:
-                out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
-    # N units ago / later: that day; fuzzy counts: a range
-    for m in re.finditer(rf"(?<![前这过近0-9零〇一二两三四五六七八九十])(?P<n>{SMALL}|半|几|两三|三四|一两|二三|四五|五六){_UNIT}"
-                         rf"(?P<w>(?:以|之)?前|(?:以|之)?后|後)",
-                         text):  # fmt: skip
-        unit, word = _unit(m["u"]), m["n"]
-        if unit == "month" and not re.search(r"个|ヶ|か|カ|箇", m["u"]) :
-            continue  # 3月前 is "before March"
-        sign = -1 if "前" in m["w"] else 1
-        span = _fuzzy(word, unit, sign, today, hour)
-        if span:
-            out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
-    return out
+def _move(today: date, hour: int, unit: str, n: float) -> date | None:
+    """``today`` moved by ``n`` units; half a month is 15 days, half a year 6 months."""
+    try:
+        if unit == "hour":
+            return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
+        if unit == "day":
+            return today + timedelta(days=n)
+        if unit == "week":
+            return today + timedelta(weeks=n)
+        if unit == "month":
+            return today + timedelta(days=15 if n > 0 else -15) if abs(n) == 0.5 else add_months(today, int(n))
+        return add_months(today, 6 if n > 0 else -6) if abs(n) == 0.5 else add_years(today, int(n))
+    except (ValueError, OverflowError):
+        return None
 
 
-_PAIRS = {"两三": (2, 3), "二三": (2, 3), "三四": (3, 4), "一两": (1, 2), "四五": (4, 5), "五六": (5, 6)}
-
-
-def _count(word: str) -> float | None:
+def _count(word: str) -> float:
     if word == "半":
         return 0.5
     if word == "几":
         return 5
     if word in _PAIRS:
         return _PAIRS[word][1]
-    try:
-        return number(word)
-    except KeyError:
-        return None
+    return number(word)
 
 
-def _fuzzy(word: str, unit: str, sign: int, today: date, hour: int) -> Span | None:
-    if word == "几":  # a few units ago: the ranges of "a few days / weeks / months / years ago"
+def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """Counts of units: N天前 / N天后 (that day), 两三天前 / 几周前 (ranges), 过去三个月 / 最近几天 / 三天内 (up to
+    now), 未来一周 (ahead), 前两天 / 前几天."""
+    out = []
+    span: Span | None
+    for m in re.finditer(r"(?<![0-9一二两三四五六七八九十年月日])前(?P<n>两|二|2|几)天", text):
+        span = Span(today - 3 * DAY, today - DAY) if m["n"] != "几" else Span(today - 5 * DAY, today - 2 * DAY)
+        out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    ahead = ("未来", "接下来", "接下来的", "今后", "往后")
+    for m in re.finditer(
+        rf"(?P<dir>过去|最近|近|这|未来|接下来的?|今后|往后)的?{_COUNT}{_UNIT}(?:内|里|以内|之内|来)?", text
+    ):
+        unit, n = _unit(m["u"]), _count(m["n"])
+        if m["dir"] in ahead:
+            span = _between(today, _move(today, hour, unit, n))
+        else:
+            span = _between(_move(today, hour, unit, -n), today, until_now=True)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    for m in re.finditer(rf"(?<![过去最近未来这])(?<!接下来){_COUNT}{_UNIT}(?:内|以内|之内)", text):
+        span = _between(_move(today, hour, _unit(m["u"]), -_count(m["n"])), today, until_now=True)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    ago = rf"(?<![前这过近0-9零〇一二两三四五六七八九十]){_COUNT}{_UNIT}(?P<w>(?:以|之)?前|(?:以|之)?后|後)"
+    for m in re.finditer(ago, text):
+        unit = _unit(m["u"])
+        if unit == "month" and not re.search(r"个|ヶ|か|カ|箇", m["u"]):
+            continue  # 3月前 is "before March"
+        span = _ago(m["n"], unit, -1 if "前" in m["w"] else 1, today, hour)
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
+    return out
+
+
+def _ago(word: str, unit: str, sign: int, today: date, hour: int) -> Span | None:
+    """N units ago / later: that day; 几 (a few) and 两三 (two or three) units ago: a range."""
+    if word == "几":
         if sign > 0:
             return None
-        ranges = {"day": (5, 2), "week": (35, 14), "month": (150, 60)}
-        if unit in ranges:
-            far, near = ranges[unit]
+        if unit in _FEW:
+            far, near = _FEW[unit]
             return Span(today - far * DAY, today - near * DAY)
-        if unit == "year":
-            return _try(lambda: Span(add_years(today, -5), add_years(today, -2)))
-        return None
+        return _between(_move(today, hour, "year", -5), _move(today, hour, "year", -2)) if unit == "year" else None
     if word in _PAIRS:
         low, high = _PAIRS[word]
         a, b = _move(today, hour, unit, sign * high), _move(today, hour, unit, sign * low)
-        return Span(min(a, b), max(a, b))
-    n = _count(word)
-    if n is None:
-        return None
-    return _try(lambda: day(_move(today, hour, unit, sign * n)))
+        return _between(min(a, b), max(a, b)) if a and b else None
+    moved = _move(today, hour, unit, sign * _count(word))
+    return day(moved) if moved else None
 
 
 _HOLIDAY_NAMES = "|".join(sorted((n for n in named_days.NAMES if has_cjk(n)), key=len, reverse=True))
 
 
 def _holidays(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
+    """春节, 国庆, 中秋, 元旦, クリスマス ... (named_days), with a year before them (去年春节, 2024年春节)."""
     out = []
     for m in re.finditer(rf"{YEAR_PREFIX}(?P<h>{_HOLIDAY_NAMES})", text):
         name = m["h"]
         if name == "五一" and (re.match(r"[周期拜]", text[m.start("h") - 1 : m.start("h")] or " ")
                              or re.match(r"[起下个点号]", text[m.end() : m.end() + 1] or " ")):  # fmt: skip
-            continue
+            continue  # 周五一起, 五一点: not May Day
         key = named_days.NAMES[name]
         if m["yd"] or m["yw"]:
             year = _year(m["yd"], m["yw"], today)
             span = named_days.occurrence(key, year) if year else None
-            given = True
         else:
             span = named_days.resolve(key, today, "future" if future else "bare")
-            given = False
         if span:
-            out.append(Found(m.start(), m.end(), span, "holiday", RANK_PERIOD, year_given=given,
-                             in_year=lambda y, key=key: named_days.occurrence(key, y), repeats="year"))  # fmt: skip
+            out.append(Found(m.start(), m.end(), span, "holiday", RANK_PERIOD, year_given=bool(m["yd"] or m["yw"]),
+                             in_year=partial(named_days.occurrence, key), repeats="year"))  # fmt: skip
     return out

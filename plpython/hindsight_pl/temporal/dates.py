@@ -35,6 +35,14 @@ def day(d: date) -> Span:
     return Span(d, d)
 
 
+def make_date(year: int, month: int, day_number: int) -> date | None:
+    """The date, or None when there is none (30 February, the year 0)."""
+    try:
+        return date(year, month, day_number)
+    except ValueError:
+        return None
+
+
 def month_span(year: int, month: int) -> Span:
     return Span(date(year, month, 1), date(year, month, calendar.monthrange(year, month)[1]))
 
@@ -164,6 +172,11 @@ def weekday_next(weekday: int, d: date, direction: int) -> date:
     if direction < 0:
         return weekday_relative(weekday, d, "last")
     return d + timedelta(days=(weekday - d.weekday() - 1) % 7 + 1)
+
+
+def weekday_seen_from(weekday: int, d: date, direction: int) -> Span:
+    """ "the Sunday before October 25" / "the Monday after Easter": that weekday's day."""
+    return day(weekday_next(weekday, d, direction))
 
 
 def month_relative(month: int, today: date, which: str) -> Span:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, datetime, time, timedelta
+from functools import partial
 
 from . import named_days, words
 from .dates import (
@@ -19,22 +20,23 @@ from .dates import (
     Span,
     add_months,
     add_years,
+    apply_part,
     day,
     day_of_month_recent,
     iso_week,
+    make_date,
     month_relative,
     month_span,
     quarter_span,
     relative_period,
     season_of_year,
-    seen_from,
     season_relative,
+    seen_from,
     shift_month,
-    shift_quarter,
     week_span,
-    weekday_next,
-    widen,
     weekday_relative,
+    weekday_seen_from,
+    widen,
     year_span,
 )
 from .grammar import (
@@ -113,7 +115,7 @@ def normalise(query: str) -> tuple[str, str]:
 def number(word: str) -> int | None:
     if word.isdigit():
         return int(word)
-    return words.NUMBERS.get(word) or words.VAGUE.get(word)  # type: ignore[return-value]
+    return words.NUMBERS.get(word) or words.VAGUE.get(word)
 
 
 def _year_ok(year: int, today: date) -> bool:
@@ -124,11 +126,42 @@ def _month_number(name: str) -> int:
     return words.MONTH_NAMES.get(name) or words.MONTH_ABBREVIATIONS[name.rstrip(".")]
 
 
-def _try(make: Callable[[], Span | None]) -> Span | None:
+def _shift(today: date, unit: str, n: int, hour: int) -> date | None:
+    """``today`` moved by ``n`` units (negative: back); hours count from ``hour`` o'clock. None out of
+    the calendar's range."""
     try:
-        return make()
+        if unit == "hour":
+            return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
+        if unit == "day":
+            return today + n * DAY
+        if unit in ("week", "weekend"):
+            return today + timedelta(weeks=n)
+        if unit == "fortnight":
+            return today + timedelta(weeks=2 * n)
+        if unit == "month":
+            return add_months(today, n)
+        if unit == "quarter":
+            return add_months(today, 3 * n)
+        if unit == "halfyear":
+            return add_months(today, 6 * n)
+        return add_years(today, n)
     except (ValueError, OverflowError):
         return None
+
+
+def _between(start: date | None, end: date | None, until_now: bool = False) -> Span | None:
+    return Span(start, end, until_now) if start is not None and end is not None and start <= end else None
+
+
+def _offset_day(unit: str, n: int, hour: int, d: date, direction: int) -> Span | None:
+    """The day ``n`` units before (``direction`` -1) or after (+1) ``d``: "two weeks before August 11"."""
+    moved = _shift(d, unit, direction * n, hour)
+    return day(moved) if moved else None
+
+
+def _next_day(d: date, direction: int) -> Span:
+    """ "the day before / after X"."""
+    return day(d + direction * DAY)
 
 
 # -- dates ------------------------------------------------------------------------------------------
@@ -137,20 +170,22 @@ def _try(make: Callable[[], Span | None]) -> Span | None:
 def _numeric_dates(text: str, ctx: Context) -> list[Found]:
     """2024-03-05, 2024/03/05, and day-first 5.3.2024 (German, French, Russian, Italian use it)."""
     out = []
-    for m in re.finditer(r"(?<![\w.-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\w-])", text):
-        span = _try(lambda m=m: day(date(int(m[1]), int(m[2]), int(m[3]))))
-        if span:
-            out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
-    for m in re.finditer(r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w])", text):
-        span = _try(lambda m=m: day(date(int(m[3]), int(m[2]), int(m[1]))))
-        if span:
-            out.append(Found(m.start(), m.end(), span, "day", RANK_DATE, year_given=True))
+    for pattern, order in ((r"(?<![\w.-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\w-])", (1, 2, 3)),
+                           (r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w])", (3, 2, 1))):  # fmt: skip
+        for m in re.finditer(pattern, text):
+            found = make_date(*(int(m[i]) for i in order))
+            if found:
+                out.append(Found(m.start(), m.end(), day(found), "day", RANK_DATE, year_given=True))
     return out
 
 
 _DAY_ARTICLE = r"(?:the |el |le |il |l'|lo |dem |den |der |la )?"
-_DAY_RANGE_INTRO = rf"(?:(?:from|between|vom|von|du|del|dal|dall'|entre|tra|fra|zwischen|с|со|от|между) )?{_DAY_ARTICLE}"
-_DAY_RANGE_JOIN = rf"(?:-|–|—|to|through|thru|until|till|and|al|au|bis|bis zum|a|all'|allo|al|e|ed|y|et|und|по|до|и) ?{_DAY_ARTICLE}"
+_DAY_RANGE_INTRO = (
+    rf"(?:(?:from|between|vom|von|du|del|dal|dall'|entre|tra|fra|zwischen|с|со|от|между) )?{_DAY_ARTICLE}"
+)
+_DAY_RANGE_JOIN = (
+    rf"(?:-|–|—|to|through|thru|until|till|and|al|au|bis|bis zum|a|all'|allo|al|e|ed|y|et|und|по|до|и) ?{_DAY_ARTICLE}"
+)
 _OF = r"(?:of |de |di |del |d')?"
 _YEAR_TAIL = rf"(?:(?:, ?| )(?:de |del |of )?(?P<y>{YEAR})(?: года| г\.?)?)?"
 
@@ -161,11 +196,15 @@ def _dates(text: str, ctx: Context) -> list[Found]:
     out: list[Found] = []
     patterns = [
         # 5-8 March (2024), from the 5th to the 8th of March
-        (rf"{B}{_DAY_RANGE_INTRO}(?P<d1>{DOM}){DOM_SUFFIX} ?{_DAY_RANGE_JOIN}(?P<d2>{DOM}){DOM_SUFFIX}"
-         rf" {_OF}(?P<m>{MONTH})\.?{_YEAR_TAIL}{E}"),
+        (
+            rf"{B}{_DAY_RANGE_INTRO}(?P<d1>{DOM}){DOM_SUFFIX} ?{_DAY_RANGE_JOIN}(?P<d2>{DOM}){DOM_SUFFIX}"
+            rf" {_OF}(?P<m>{MONTH})\.?{_YEAR_TAIL}{E}"
+        ),
         # March 5-8 (, 2024)
-        (rf"{B}(?:from |between )?(?P<m>{MONTH})\.? (?P<d1>{DOM}){DOM_SUFFIX} ?(?:-|–|—|to|through|thru|until|till"
-         rf"|and) ?(?:the )?(?P<d2>{DOM}){DOM_SUFFIX}{_YEAR_TAIL}{E}"),
+        (
+            rf"{B}(?:from |between )?(?P<m>{MONTH})\.? (?P<d1>{DOM}){DOM_SUFFIX} ?(?:-|–|—|to|through|thru|until|till"
+            rf"|and) ?(?:the )?(?P<d2>{DOM}){DOM_SUFFIX}{_YEAR_TAIL}{E}"
+        ),
         # 12 March 2023, the 1st of July, 5 de mayo, 5. Mai, le 1er mars, 5 марта
         rf"{B}(?:the )?(?P<d1>{DOM}){DOM_SUFFIX} {_OF}(?P<m>{MONTH})\.?{_YEAR_TAIL}{E}",
         # March 12(th)(, 2023)
@@ -192,26 +231,26 @@ def _days_of_relative_months(text: str, ctx: Context) -> list[Found]:
     pattern = (rf"{B}{_DAY_RANGE_INTRO}(?P<d1>{DOM})(?:st|nd|rd|th)(?: ?{_DAY_RANGE_JOIN}(?P<d2>{DOM})(?:st|nd|rd|th))?"
                rf" of (?P<w>{LAST}|{THIS}|{NEXT}) month{E}")  # fmt: skip
     for m in re.finditer(pattern, text):
-        month = shift_month(ctx.today, {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[m["w"]]])
-        first = _try(lambda m=m, month=month: month.start.replace(day=int(m["d1"])))
-        last = _try(lambda m=m, month=month: month.start.replace(day=int(m["d2"] or m["d1"])))
-        if first and last and first <= last:
-            out.append(Found(m.start(), m.end(), Span(first, last), "day" if first == last else "period", RANK_DATE))
+        month = shift_month(ctx.today, {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[m["w"]]]).start
+        span = _between(make_date(month.year, month.month, int(m["d1"])),
+                        make_date(month.year, month.month, int(m["d2"] or m["d1"])))  # fmt: skip
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_DATE))
     return out
 
 
 def _may_is_a_month(text: str, m: re.Match[str]) -> bool:
-    return bool(re.search(r"\d(?:st|nd|rd|th)", m.group(0)) or re.search(
-        r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", text[: m.start()]))
+    return bool(
+        re.search(r"\d(?:st|nd|rd|th)", m.group(0))
+        or re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", text[: m.start()])
+    )
 
 
-def _day_of_month(m: re.Match[str], month: int, d1: int, d2: int | None, year: int | None, ctx: Context) -> Found | None:
+def _day_of_month(
+    m: re.Match[str], month: int, d1: int, d2: int | None, year: int | None, ctx: Context
+) -> Found | None:
     def in_year(y: int) -> Span | None:
-        first = _try(lambda: date(y, month, d1))
-        last = _try(lambda: date(y, month, d2)) if d2 else first
-        if first is None or last is None or last < first:
-            return None
-        return Span(first, last)
+        return _between(make_date(y, month, d1), make_date(y, month, d2 or d1))
 
     if year is not None:
         span = in_year(year)
@@ -241,7 +280,9 @@ def _month_years(text: str, ctx: Context) -> list[Found]:
 
 _FIXED = _alt(words.FIXED_DAYS)
 # words that make a following "hier" German ("here"), not French ("yesterday")
-_GERMAN = re.compile(r"(?<!\w)(?:ist|sind|wir|haben|habe|hat|was|wer|wie|wo|ich|und|der|die|das|nicht|mit|auf|im)(?!\w)")
+_GERMAN = re.compile(
+    r"(?<!\w)(?:ist|sind|wir|haben|habe|hat|was|wer|wie|wo|ich|und|der|die|das|nicht|mit|auf|im)(?!\w)"
+)
 
 
 def _fixed_days(text: str, ctx: Context) -> list[Found]:
@@ -252,7 +293,7 @@ def _fixed_days(text: str, ctx: Context) -> list[Found]:
             continue
         if phrase == "morgen" and re.search(r"guten $", text[: m.start()]):
             continue
-        offset = int(words.FIXED_DAYS[phrase])  # type: ignore[call-overload]
+        offset = int(words.FIXED_DAYS[phrase])
         span = day(ctx.today + offset * DAY)
         out.append(Found(m.start(), m.end(), span, "day", RANK_DAY, current=offset == 0))
     # Spanish "mañana" is tomorrow, except "la mañana" / "esta mañana" (the morning)
@@ -262,40 +303,24 @@ def _fixed_days(text: str, ctx: Context) -> list[Found]:
     return out
 
 
-def _shift(today: date, unit: str, n: int, hour: int) -> date:
-    """``today`` moved by ``n`` units (negative: back)."""
-    if unit == "hour":
-        return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
-    if unit == "day":
-        return today + n * DAY
-    if unit in ("week", "weekend"):
-        return today + timedelta(weeks=n)
-    if unit == "fortnight":
-        return today + timedelta(weeks=2 * n)
-    if unit == "month":
-        return add_months(today, n)
-    if unit == "quarter":
-        return add_months(today, 3 * n)
-    return add_years(today, n)
-
-
 _AGO_AFTER = _alt(words.AGO_AFTER)
+_ABOUT = _alt(words.ABOUT)
 _AGO_BEFORE = _alt(words.AGO_BEFORE)
 _OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
 
 
 def _ago(text: str, ctx: Context) -> list[Found]:
     """N units ago (that day), a couple / a few units ago (a range), two or three days ago, two
-    Tuesdays / weekends ago, in N days / N days from now (that day)."""
+    Tuesdays / weekends ago, in N days / N days from now (that day); "two weeks" alone is a count,
+    which only an anchor gives a day ("two weeks before August 11")."""
     out: list[Found] = []
     today = ctx.today
     count = rf"(?P<n>{NUM}|{VAGUE})"
     pairs = rf"(?P<n1>{NUM}) ?{_OR} ?(?P<n2>{NUM})"
+    units = rf"(?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)})"
     for pattern in (
-        rf"{B}(?P<about>(?:about|around|roughly|approximately|some|circa|etwa|ungefähr|environ|aproximadamente|"
-        rf"unos|unas|circa|più o meno|примерно|около) )?(?:{pairs}|{count}) (?P<u>{UNIT}|"
-        rf"{_alt(words.WEEKDAY_PLURALS)}) (?:{_AGO_AFTER}){E}",
-        rf"{B}(?:{_AGO_BEFORE}) (?:{pairs}|{count}) (?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)}){E}",
+        rf"{B}(?P<about>(?:{_ABOUT}) )?(?:{pairs}|{count}) {units} (?:{_AGO_AFTER}){E}",
+        rf"{B}(?:{_AGO_BEFORE}) (?:{pairs}|{count}) {units}{E}",
     ):
         for m in re.finditer(pattern, text):
             span = _ago_span(m, ctx)
@@ -303,26 +328,25 @@ def _ago(text: str, ctx: Context) -> list[Found]:
                 span = widen(span)  # about two weeks ago: three days either side
             if span is not None:
                 out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
-    # "two weeks" alone: only "two weeks before August 11" gives it a day
     for m in re.finditer(rf"{B}(?P<n>{NUM}) (?P<u>{UNIT}){E}", text):
         n, unit = number(m["n"]), words.UNITS[m["u"]]
         if n and unit in ("day", "week", "month", "year", "fortnight"):
             out.append(Found(m.start(), m.end(), day(today), "count", RANK_AGO, weak=True,
-                             anchored=lambda d, direction, n=n, unit=unit: _try(
-                                 lambda: day(_shift(d, unit, direction * n, ctx.hour)))))  # fmt: skip
-    later = (rf"{B}(?:(?:{_alt(words.LATER_BEFORE)}) {count} (?P<u>{UNIT})|{count} (?P<u2>{UNIT}) "
-             rf"(?:{_alt(words.LATER_AFTER)})|через (?P<n_b>{NUM} )?(?P<u3>{UNIT})){E}")
-    for m in re.finditer(later.replace("(?P<n>", "(?P<n_a>", 1), text):
-        count_word = m["n_a"] or m["n"]
-        if count_word in words.VAGUE:
-            continue  # "haven't talked in a few days": not a date
-        n = number(count_word) if count_word else number((m["n_b"] or "1").strip())
-        unit = words.UNITS.get(m["u"] or m["u2"] or m["u3"])
-        if n is None or unit in (None, "weekend", "quarter") or m.group(0).startswith("in") and unit == "hour":
-            continue
-        span = _try(lambda n=n, unit=unit: day(_shift(today, unit, n, ctx.hour)))
-        if span:
-            out.append(Found(m.start(), m.end(), span, "day", RANK_AGO))
+                             anchored=partial(_offset_day, unit, n, ctx.hour)))  # fmt: skip
+    later = (
+        rf"{B}(?:(?:{_alt(words.LATER_BEFORE)}) (?P<n1>{NUM}|{VAGUE}) (?P<u1>{UNIT})"
+        rf"|(?P<n2>{NUM}|{VAGUE}) (?P<u2>{UNIT}) (?:{_alt(words.LATER_AFTER)})"
+        rf"|через (?:(?P<n3>{NUM}) )?(?P<u3>{UNIT})){E}"
+    )
+    for m in re.finditer(later, text):
+        word = m["n1"] or m["n2"] or m["n3"] or "1"
+        unit = words.UNITS[m["u1"] or m["u2"] or m["u3"]]
+        n = number(word)
+        if word in words.VAGUE or n is None or unit in ("weekend", "quarter") or (m["u1"] and unit == "hour"):
+            continue  # "haven't talked in a few days" is not a date
+        moved = _shift(today, unit, n, ctx.hour)
+        if moved:
+            out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
     return out
 
 
@@ -336,23 +360,22 @@ def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
             return None
         last = weekday_relative(words.WEEKDAY_PLURALS[word], today, "last")
         return day(last - timedelta(weeks=n - 1))
-    unit = words.UNITS.get(word)
-    if unit is None:
-        return None
+    unit = words.UNITS[word]
     if groups.get("n1"):
         low, high = number(groups["n1"]), number(groups["n2"])
         if low is None or high is None or not low < high <= low + 5:
             return None
-        return _try(lambda: Span(_shift(today, unit, -high, ctx.hour), _shift(today, unit, -low, ctx.hour)))
+        return _between(_shift(today, unit, -high, ctx.hour), _shift(today, unit, -low, ctx.hour))
     n_word = groups["n"]
     if n_word in words.VAGUE:
-        return _vague_ago(unit, int(words.VAGUE[n_word]), today)  # type: ignore[call-overload]
+        return _vague_ago(unit, words.VAGUE[n_word], today)
     n = number(n_word)
     if n is None:
         return None
     if unit == "weekend":
         return relative_period("weekend", today, -n)
-    return _try(lambda: day(_shift(today, unit, -n, ctx.hour)))
+    moved = _shift(today, unit, -n, ctx.hour)
+    return day(moved) if moved else None
 
 
 def _vague_ago(unit: str, vague: int, today: date) -> Span | None:
@@ -365,7 +388,7 @@ def _vague_ago(unit: str, vague: int, today: date) -> Span | None:
     if unit == "month":
         return Span(today - (90 if couple else 150) * DAY, today - (30 if couple else 60) * DAY)
     if unit == "year":
-        return _try(lambda: Span(add_years(today, -3 if couple else -5), add_years(today, -1 if couple else -2)))
+        return _between(_shift(today, "year", -3 if couple else -5, 0), _shift(today, "year", -1 if couple else -2, 0))
     return None
 
 
@@ -423,11 +446,20 @@ def _durations(text: str, ctx: Context) -> list[Found]:
                 direction = _DIRECTION[g["dir"]]
                 if not (g.get("the") or n_word or g["dir"] == "past"):
                     continue  # "last week": the calendar week
-                if (direction == "next" and not n_word and g["u"] not in _PLURAL_UNITS and not g["dir"].isascii()
-                        and not g["dir"].startswith("ближайш")):
+                if (
+                    direction == "next"
+                    and not n_word
+                    and g["u"] not in _PLURAL_UNITS
+                    and not g["dir"].isascii()
+                    and not g["dir"].startswith("ближайш")
+                ):
                     continue  # "il prossimo trimestre", "el próximo mes": the calendar period
-                if (direction == "next" and not n_word and g["u"] not in _PLURAL_UNITS
-                        and g["dir"] in ("nächsten", "nächste", "kommenden", "kommende", "prossimo", "prossima")):
+                if (
+                    direction == "next"
+                    and not n_word
+                    and g["u"] not in _PLURAL_UNITS
+                    and g["dir"] in ("nächsten", "nächste", "kommenden", "kommende", "prossimo", "prossima")
+                ):
                     continue  # fmt: skip
             else:
                 direction = "past"
@@ -439,12 +471,10 @@ def _durations(text: str, ctx: Context) -> list[Found]:
                 n = 1
             if n is None or n == 0:
                 continue
-            if unit == "halfyear":
-                unit, n = "month", 6 * n
             if direction == "past":
-                span = _try(lambda n=n, unit=unit: Span(_shift(ctx.today, unit, -n, ctx.hour), ctx.today, True))
+                span = _between(_shift(ctx.today, unit, -n, ctx.hour), ctx.today, until_now=True)
             else:
-                span = _try(lambda n=n, unit=unit: Span(ctx.today, _shift(ctx.today, unit, n, ctx.hour)))
+                span = _between(ctx.today, _shift(ctx.today, unit, n, ctx.hour))
             if span:
                 out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
     return out
@@ -460,18 +490,18 @@ def _tokens(text: str) -> list[tuple[str, int, int]]:
     return [(m.group(0), m.start(), m.end()) for m in found]
 
 
-def _modifier(tokens: list[tuple[str, int, int]], index: int, reach: int = 2) -> tuple[str, int] | None:
-    """last / this / next within ``reach`` words of tokens[index] (before or after), the nearest first:
-    (which, the modifier's token index)."""
-    for distance in range(1, reach + 1):
-        for j in (index - distance, index + distance):
-            if 0 <= j < len(tokens):
-                word = tokens[j][0]
-                which = words.MODIFIERS.get(word) or words.MODIFIERS.get(word.rstrip("'"))
-                if which is None and word in ("viene", "vient") and j > 0 and tokens[j - 1][0] in ("que", "qui"):
-                    which = "next"
-                if which:
-                    return which, j
+Token = tuple[str, int, int]
+
+
+def _modifier(tokens: list[Token], first: int, last: int | None = None) -> tuple[str, int, int] | None:
+    """last / this / next right before tokens[first] or right after tokens[last] ("last March", "la
+    semana pasada", "el viernes que viene"): (which, the text's start and end with the modifier)."""
+    last = first if last is None else last
+    for j in (first - 1, last + 1):
+        if 0 <= j < len(tokens):
+            which = words.MODIFIERS.get(tokens[j][0]) or words.MODIFIERS.get(tokens[j][0].rstrip("'"))
+            if which:
+                return which, min(tokens[first][1], tokens[j][1]), max(tokens[last][2], tokens[j][2])
     return None
 
 
@@ -479,7 +509,7 @@ def _cue_before(text: str, start: int, cues: list[str], ctx: Context) -> bool:
     """A cue word right before ``start`` ("in May", "during the summer"), not written with a capital
     inside a sentence (that starts a title: "El otoño del patriarca")."""
     m = re.search(rf"(?:^|(?<=[\s(]))(?P<cue>{_alt(cues)})(?: the| el| la| le| il| der| l')? $", text[:start])
-    return bool(m) and not _cased_cue(ctx, m, "cue")
+    return m is not None and not _cased_cue(ctx, m, "cue")
 
 
 def _relative_units(text: str, ctx: Context) -> list[Found]:
@@ -497,39 +527,35 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
             continue
         if re.match(rf" {YEAR}(?!\d)", text[end:]):
             continue  # "the year 2020", "des Jahres 2023": the year
-        first = i
+        first = i  # "fin de semana", "fine settimana": a weekend in three / two words
         if word in ("semana", "settimana", "semaine") and i >= 1 and tokens[i - 1][0] in ("fin", "fine"):
             unit, first, start = "weekend", i - 1, tokens[i - 1][1]
         elif word in ("semana", "semaine") and i >= 2 and tokens[i - 2][0] == "fin" and tokens[i - 1][0] == "de":
             unit, first, start = "weekend", i - 2, tokens[i - 2][1]
-        near = _modifier(tokens[: first + 1] + tokens[i + 1 :], first, reach=1)
-        if near and near[1] > first:
-            near = (near[0], near[1] + i - first)
-        which = near[0] if near else "this"
+        near = _modifier(tokens, first, i)
+        which, lo, hi = near or ("this", start, end)
         span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
-        if near:
-            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
-        else:
-            lo, hi = start, end
         out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=near is None, current=which == "this",
-                         anchored=lambda d, direction, unit=unit: seen_from(unit, d, direction)))  # fmt: skip
+                         anchored=partial(seen_from, unit)))  # fmt: skip
     for m in re.finditer(rf"{B}(?:the|el|le|la|der|den|dem|il|l'|al|au|am) (?:day|día|dia|jour|tag|giorno|"
                          rf"lendemain|veille)(?= (?:{'|'.join(a for a, _ in words.ANCHOR)}))", text):  # fmt: skip
         out.append(Found(m.start(), m.end(), day(today), "day", RANK_DAY, weak=True,
-                         anchored=lambda d, direction: day(d + direction * DAY)))  # fmt: skip
+                         anchored=_next_day))  # fmt: skip
     for m in re.finditer(rf"{B}(?P<w>jahres|monats)(?P<p>ende|anfang|beginn|mitte){E}", text):
         whole = year_span(today.year) if m["w"] == "jahres" else month_span(today.year, today.month)
         part = {"ende": "late", "anfang": "early", "beginn": "early", "mitte": "mid"}[m["p"]]
-        from .dates import apply_part
-
-        span = apply_part(whole, "year" if m["w"] == "jahres" else "month", part)
-        if span:
-            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
+        piece = apply_part(whole, "year" if m["w"] == "jahres" else "month", part)
+        if piece:
+            out.append(Found(m.start(), m.end(), piece, "period", RANK_PERIOD))
     return out
 
 
-_CHAIN_UNITS = {"week": "week|semaine|semana|settimana|woche|неделе|неделю|недели", "month": "month|mois|mes|mese|monat|месяце|месяц|месяца",
-                "year": "year|année|año|anno|jahr|году|год|года", "weekend": "weekend|week-end|fin de semana|wochenende|выходных|выходные"}  # fmt: skip
+_CHAIN_UNITS = {
+    "week": "week|semaine|semana|settimana|woche|неделе|неделю|недели",
+    "month": "month|mois|mes|mese|monat|месяце|месяц|месяца",
+    "year": "year|année|año|anno|jahr|году|год|года",
+    "weekend": "weekend|week-end|fin de semana|wochenende|выходных|выходные",
+}
 
 
 def _chains(text: str, ctx: Context) -> list[Found]:
@@ -579,20 +605,17 @@ def _months(text: str, ctx: Context) -> list[Found]:
             continue
         if word in words.MONTH_ABBREVIATIONS and word not in words.MONTH_NAMES:
             out.append(Found(start, end + (text[end : end + 1] == "."), month_relative(month, ctx.today, "bare"),
-                             "month", RANK_MONTH, weak=True, in_year=lambda y, month=month: month_span(y, month),
+                             "month", RANK_MONTH, weak=True, in_year=partial(month_span, month=month),
                              repeats="year"))  # fmt: skip
             continue
-        near = _modifier(tokens, i, reach=1)
-        which = near[0] if near else "bare"
-        cue = _cue_before(text, start, words.MONTH_CUES, ctx) and not _capitalised_name(ctx.cased, start, word)
-        ambiguous = word in words.AMBIGUOUS_MONTHS or _capitalised_name(ctx.cased, start, word)
-        weak = not near and not cue and (ambiguous or word.isascii())
+        near = _modifier(tokens, i)
+        which, lo, hi = near or ("bare", start, end)
+        name = _capitalised_name(ctx.cased, start, word)
+        cue = _cue_before(text, start, words.MONTH_CUES, ctx) and not name
+        weak = not near and not cue and (word in words.AMBIGUOUS_MONTHS or name or word.isascii())
         span = month_relative(month, ctx.today, which)
-        lo, hi = start, end
-        if near:
-            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
         out.append(Found(lo, hi, span, "month", RANK_MONTH, weak=weak,
-                         in_year=lambda y, month=month: month_span(y, month), repeats="year"))  # fmt: skip
+                         in_year=partial(month_span, month=month), repeats="year"))  # fmt: skip
     return out
 
 
@@ -611,7 +634,7 @@ def _capitalised_name(cased: str, start: int, word: str) -> bool:
     if word not in _LOWER_CASE_MONTHS or not cased[start : start + 1].isupper():
         return False
     before = cased[:start].rstrip()
-    return bool(before) and before[-1] not in ".!?¿¡:\"«"
+    return bool(before) and before[-1] not in '.!?¿¡:"«'
 
 
 def _seasons(text: str, ctx: Context) -> list[Found]:
@@ -637,16 +660,13 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
                              year_given=True, in_year=in_year))  # fmt: skip
             continue
         near = _modifier(tokens, i)
-        which = near[0] if near else "bare"
+        which, lo, hi = near or ("bare", start, end)
         cue = _cue_before(text, start, ["in", "during", "over", "this", "en", "durante", "in", "au", "im",
                                         "во", "в", "d'", "de", "cet", "el", "la", "l'", "für", "por"], ctx)  # fmt: skip
         # a season needs a cue, a modifier or a year; Russian's instrumental (летом, зимой: "in summer") is one
         weak = not near and not cue and not re.search(r"(?:ом|ой|ью)$", word)
         weak = weak or _capitalised_name(ctx.cased, start, word)
         span = season_relative(season, ctx.today, ctx.hemisphere, which)
-        lo, hi = start, end
-        if near:
-            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
         out.append(Found(lo, hi, span, "season", RANK_SEASON, weak=weak, in_year=in_year, repeats="year"))
     return out
 
@@ -669,7 +689,7 @@ def _quarters(text: str, ctx: Context) -> list[Found]:
     for pattern in patterns:
         for m in re.finditer(pattern, text):
             g = m.groupdict()
-            quarter = int(g["q"]) if g.get("q") else int(words.ORDINALS[g["o"]])  # type: ignore[call-overload]
+            quarter = int(g["q"]) if g.get("q") else int(words.ORDINALS[g["o"]])
             if quarter == -1 and not g.get("y"):
                 continue  # "last quarter": the previous one (_relative_units); "the last quarter of 2024": Q4
             quarter = 4 if quarter == -1 else quarter
@@ -680,7 +700,7 @@ def _quarters(text: str, ctx: Context) -> list[Found]:
                 continue
             year = int(y) if y else ctx.today.year
             out.append(Found(m.start(), m.end(), quarter_span(year, quarter), "quarter", RANK_PERIOD,
-                             year_given=bool(y), in_year=lambda yy, q=quarter: quarter_span(yy, q),
+                             year_given=bool(y), in_year=partial(quarter_span, quarter=quarter),
                              repeats="year"))  # fmt: skip
     return out
 
@@ -723,22 +743,21 @@ def _holidays(text: str, ctx: Context) -> list[Found]:
         else:
             first = next((i for i, t in enumerate(tokens) if t[1] >= m.start()), 0)
             last = max((i for i, t in enumerate(tokens) if t[2] <= m.end()), default=first)
-            before = words.MODIFIERS.get(tokens[first - 1][0]) if first > 0 else None
-            after = words.MODIFIERS.get(tokens[last + 1][0]) if last + 1 < len(tokens) else None
-            which = before or after or ("future" if ctx.future else "bare")
-            start = tokens[first - 1][1] if before else m.start()
-            end = tokens[last + 1][2] if after and not before else end
+            near = _modifier(tokens, first, last)
+            which, start, end = near or ("future" if ctx.future else "bare", start, end)
             span = named_days.resolve(key, ctx.today, which)
             year_given = False
         if span is None:
             continue
         out.append(Found(start, end, span, "holiday", RANK_PERIOD, year_given=year_given,
-                         in_year=lambda y, key=key: named_days.occurrence(key, y), repeats="year"))  # fmt: skip
+                         in_year=partial(named_days.occurrence, key), repeats="year"))  # fmt: skip
     return out
 
 
 _YEAR_CUE = _alt(words.YEAR_CUES)
-_YEAR_NOUN = r"the year|year|jahr|jahres|des jahres|im jahr|im jahre|l'année|l'an|année|el año|del año|año|l'anno|dell'anno|anno"
+_YEAR_NOUN = (
+    r"the year|year|jahr|jahres|des jahres|im jahr|im jahre|l'année|l'an|année|el año|del año|año|l'anno|dell'anno|anno"
+)
 
 
 def _cased_cue(ctx: Context, m: re.Match[str], group: str) -> bool:
@@ -748,7 +767,7 @@ def _cased_cue(ctx: Context, m: re.Match[str], group: str) -> bool:
         return False
     start = m.start(group)
     before = ctx.cased[:start].rstrip()
-    return ctx.cased[start : start + 1].isupper() and bool(before) and before[-1] not in ".!?¿¡:\"«"
+    return ctx.cased[start : start + 1].isupper() and bool(before) and before[-1] not in '.!?¿¡:"«'
 
 
 def _years(text: str, ctx: Context) -> list[Found]:
@@ -786,17 +805,14 @@ def _weekdays(text: str, ctx: Context) -> list[Found]:
             d = week_span(ctx.today, shift).start + timedelta(days=weekday)
             out.append(Found(start, end + week.end(), day(d), "day", RANK_WEEKDAY))
             continue
-        near = _modifier(tokens, i, reach=1)
-        which = near[0] if near else "bare"
+        near = _modifier(tokens, i)
+        which, lo, hi = near or ("bare", start, end)
         d = weekday_relative(weekday, ctx.today, which)
-        lo, hi = start, end
-        if near:
-            lo, hi = min(start, tokens[near[1]][1]), max(end, tokens[near[1]][2])
         part = re.match(rf" (?:{_alt(words.DAY_PARTS)}){E}", text[hi:])
         if part:
             hi += part.end()
         out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week",
-                         anchored=lambda a, direction, weekday=weekday: day(weekday_next(weekday, a, direction))))  # fmt: skip
+                         anchored=partial(weekday_seen_from, weekday)))  # fmt: skip
     return out
 
 
@@ -823,8 +839,9 @@ def _german_compounds(text: str, ctx: Context) -> list[Found]:
     return out
 
 
-FINDERS = [_numeric_dates, _dates, _days_of_relative_months, _german_compounds, _month_years, _fixed_days, _ago, _durations, _relative_units, _chains, _months,
-           _seasons, _quarters, _weeks, _holidays, _years, _weekdays, _nows]  # fmt: skip
+FINDERS = [_numeric_dates, _dates, _days_of_relative_months, _german_compounds, _month_years, _fixed_days, _ago,
+           _durations, _relative_units, _chains, _months, _seasons, _quarters, _weeks, _holidays, _years, _weekdays,
+           _nows]  # fmt: skip
 
 
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
@@ -857,7 +874,7 @@ def _not_a_date(f: Found, text: str, ctx: Context) -> bool:
     if _STREET.search(before) or (_RECURRING.search(before) and f.kind == "day" and f.repeats == "week"):
         return True
     first = ctx.cased[f.start : f.end].split(" ")[0]
-    if first[:1].isupper() and ctx.cased[: f.start].rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", "\""):
+    if first[:1].isupper() and ctx.cased[: f.start].rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", '"'):
         following = re.match(r" ([^\W\d_][\w']*)", ctx.cased[f.end :])
         if following and following[1][:1].isupper() and following[1].lower() not in _TIME_WORDS:
             return True

@@ -128,8 +128,12 @@ class _Compiled:
         self.earlier = re.compile(rf"{edge_before}(?:{_alt(c.earlier)}){tail}") if c.earlier else None
         self.later = re.compile(rf"{edge_before}(?:{_alt(c.later)}){tail}") if c.later else None
         self.ranges = [
-            (re.compile(rf"{edge_before}(?:{before}){tail}") if before else None,
-             re.compile(rf"^\s*(?:{between})\s*(?:(?:{c.article})\s*)?$" if c.article else rf"^\s*(?:{between})\s*$"))
+            (
+                re.compile(rf"{edge_before}(?:{before}){tail}") if before else None,
+                re.compile(
+                    rf"^\s*(?:{between})\s*(?:(?:{c.article})\s*)?$" if c.article else rf"^\s*(?:{between})\s*$"
+                ),
+            )
             for before, between in c.range_pairs
         ]
         self.range_after = re.compile(rf"^\s*(?:{_alt(c.range_after)})") if c.range_after else None
@@ -227,13 +231,17 @@ def _parts_and_around(text: str, kept: list[Found], rules: _Compiled) -> list[Fo
             continue
         before, after = text[: f.start], text[f.end :]
         # the longest part phrase wins ("la seconda metà di" over "metà di")
-        found = [(m, part) for pattern, part in rules.part_before if (m := pattern.search(before)) and _applies(f, part)]
+        found = [
+            (m, part) for pattern, part in rules.part_before if (m := pattern.search(before)) and _applies(f, part)
+        ]
         if found:
             m, part = min(found, key=lambda mp: mp[0].start())
             out = [k for k in out if k not in _free(out, m.start(), f.start, f)]
             _apply_part(f, part, start=m.start())
         else:
-            found = [(m, part) for pattern, part in rules.part_after if (m := pattern.match(after)) and _applies(f, part)]
+            found = [
+                (m, part) for pattern, part in rules.part_after if (m := pattern.match(after)) and _applies(f, part)
+            ]
             if found:
                 m, part = max(found, key=lambda mp: mp[0].end())
                 following = _free(out, f.end, f.end + m.end(), f)
@@ -361,9 +369,9 @@ def _open_ends(text: str, kept: list[Found], rules: _Compiled, today: date) -> l
         if how is None and f.current:
             if rules.so_far_after and (m := rules.so_far_after.match(text[f.end :])):
                 how, end = "so far", f.end + m.end()
-            elif rules.so_far_before and (m := rules.so_far_before.search(text[: f.start])):
-                how, start = "so far", m.start()
-            elif rules.earlier and (m := rules.earlier.search(text[: f.start])):
+            elif (rules.so_far_before and (m := rules.so_far_before.search(text[: f.start]))) or (
+                rules.earlier and (m := rules.earlier.search(text[: f.start]))
+            ):
                 how, start = "so far", m.start()
             elif rules.later and (m := rules.later.search(text[: f.start])):
                 how, start = "later", m.start()

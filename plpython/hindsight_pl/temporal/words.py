@@ -7,19 +7,22 @@ inflection is one entry here.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
-def _table(rows: Iterable[tuple[object, str]]) -> dict[str, object]:
-    out: dict[str, object] = {}
+def _table(rows: Iterable[tuple[T, str]]) -> dict[str, T]:
+    """{word: value} from (value, "space-separated words"); an underscore stands for a space in a phrase."""
+    out: dict[str, T] = {}
     for value, words in rows:
         for word in words.split():
             out[word.replace("_", " ")] = value
     return out
 
 
-NUMBERS: dict[str, int] = {  # number words (a, an, one ... twelve, and the tens people use with days)
-    str(k): int(v)  # type: ignore[call-overload]
-    for k, v in _table([
+NUMBERS = _table(
+    [
         (1, "a an one un una uno une ein eine einem einer einen один одну одна одного одной"),
         (2, "two dos due deux zwei два две двух"),
         (3, "three tres tre trois drei три трёх трех"),
@@ -40,8 +43,8 @@ NUMBERS: dict[str, int] = {  # number words (a, an, one ... twelve, and the tens
         (48, "forty-eight"),
         (60, "sixty"),
         (90, "ninety"),
-    ]).items()
-}
+    ]
+)  # number words (a, an, one ... twelve, and the tens people use with days)
 # vague counts: how far back "a couple of" / "a few" reach in a duration ("the past few days")
 VAGUE = _table([
     (3, "a_couple_of couple_of a_couple un_par_de un_paio_di un_couple_de ein_paar пару пара"),
@@ -63,9 +66,8 @@ ORDINALS = _table([
          "последняя последнюю последней последнего последнем"),
 ])  # fmt: skip
 
-MONTH_NAMES: dict[str, int] = {
-    str(k): int(v)  # type: ignore[call-overload]
-    for k, v in _table([
+MONTH_NAMES = _table(
+    [
         (1, "january enero gennaio janvier januar jänner январь января январе январю январём январем"),
         (2, "february febrero febbraio février fevrier februar февраль февраля феврале февралём февралем февралю"),
         (3, "march marzo mars märz maerz март марта марте мартом марту"),
@@ -78,16 +80,15 @@ MONTH_NAMES: dict[str, int] = {
         (10, "october octubre ottobre octobre oktober октябрь октября октябре октябрём октябрем"),
         (11, "november noviembre novembre ноябрь ноября ноябре ноябрём ноябрем"),
         (12, "december diciembre dicembre décembre decembre dezember декабрь декабря декабре декабрём декабрем"),
-    ]).items()
-}
+    ]
+)
 MONTH_ABBREVIATIONS = {m[:3]: n for m, n in MONTH_NAMES.items() if m.isascii() and len(m) > 3} | {"sept": 9}
 # Month names that are also common words (a verb, a planet, a name): they need a cue to be a month.
 AMBIGUOUS_MONTHS = {"may", "march", "june", "april", "august", "mars", "mai", "mayo", "marzo", "maggio", "jan",
                     "mar", "apr", "jun", "jul", "aug", "sep", "oct", "nov", "dec"}  # fmt: skip
 
-WEEKDAY_NAMES: dict[str, int] = {
-    str(k): int(v)  # type: ignore[call-overload]
-    for k, v in _table([
+WEEKDAY_NAMES = _table(
+    [
         (0, "monday lunes lunedì lunedi lundi montag понедельник понедельника"),
         (1, "tuesday martes martedì martedi mardi dienstag вторник вторника"),
         (2, "wednesday miércoles miercoles mercoledì mercoledi mercredi mittwoch среда среду среды"),
@@ -95,11 +96,9 @@ WEEKDAY_NAMES: dict[str, int] = {
         (4, "friday viernes venerdì venerdi vendredi freitag пятница пятницу пятницы"),
         (5, "saturday sábado sabado sabato samedi samstag sonnabend суббота субботу субботы"),
         (6, "sunday domingo domenica dimanche sonntag воскресенье воскресенья"),
-    ]).items()
-}
-WEEKDAY_PLURALS = {
-    str(k): int(v)  # type: ignore[call-overload]
-    for k, v in _table([
+    ]
+)
+WEEKDAY_PLURALS = _table([
         (0, "mondays lundis lunes lunedì lunedi montagen понедельника"),
         (1, "tuesdays mardis martes martedì martedi dienstagen вторника"),
         (2, "wednesdays mercredis miércoles miercoles mercoledì mercoledi mittwochen среды"),
@@ -107,40 +106,52 @@ WEEKDAY_PLURALS = {
         (4, "fridays vendredis viernes venerdì venerdi freitagen пятницы"),
         (5, "saturdays samedis sábados sabados sabati samstagen субботы"),
         (6, "sundays dimanches domingos domeniche sonntagen воскресенья"),
-    ]).items()
-}  # fmt: skip
+    ])  # fmt: skip
 
-SEASON_NAMES = {
-    str(k): str(v)
-    for k, v in _table([
-        ("spring", "spring primavera printemps frühling fruehling frühjahr frühlings frühjahrs весна весной весну весны весне"),
+SEASON_NAMES = _table(
+    [
+        (
+            "spring",
+            "spring primavera printemps frühling fruehling frühjahr frühlings frühjahrs весна весной весну весны весне",
+        ),
         ("summer", "summer verano estate été ete sommer sommers лето летом лета лете"),
         ("autumn", "autumn fall otoño otono autunno automne herbst herbstes herbsts осень осенью осени"),
         ("winter", "winter invierno inverno hiver winters зима зимой зиму зимы зиме"),
-    ]).items()
-}
+    ]
+)
 AMBIGUOUS_SEASONS = {"fall", "spring", "estate", "lето"}  # also a verb, a noun, a property
 
-UNITS = {
-    str(k): str(v)
-    for k, v in _table([
+UNITS = _table(
+    [
         ("hour", "hour hours hrs hora horas ora ore heure heures stunde stunden час часа часов"),
-        ("day", "day days día días dia dias giorno giorni jour jours journée journées tag tage tagen tages "
-                "день дня дней сутки суток"),
-        ("week", "week weeks semana semanas settimana settimane semaine semaines woche wochen неделя неделе "
-                 "неделю недели недель неделях"),
+        (
+            "day",
+            "day days día días dia dias giorno giorni jour jours journée journées tag tage tagen tages "
+            "день дня дней сутки суток",
+        ),
+        (
+            "week",
+            "week weeks semana semanas settimana settimane semaine semaines woche wochen неделя неделе "
+            "неделю недели недель неделях",
+        ),
         ("fortnight", "fortnight fortnights"),
-        ("month", "month months mes meses mese mesi mois monat monate monaten monats месяц месяца месяце "
-                  "месяцев месяцы"),
-        ("year", "year years año años ano anni anno année années an ans jahr jahre jahren jahres год году "
-                 "года лет годы"),
-        ("weekend", "weekend weekends week-end week-ends fin_de_semana fines_de_semana fine_settimana "
-                    "wochenende wochenenden выходные выходных выходным"),
-        ("quarter", "quarter quarters trimestre trimestres quartal quartals quartale квартал квартале "
-                    "квартала"),
+        (
+            "month",
+            "month months mes meses mese mesi mois monat monate monaten monats месяц месяца месяце месяцев месяцы",
+        ),
+        (
+            "year",
+            "year years año años ano anni anno année années an ans jahr jahre jahren jahres год году года лет годы",
+        ),
+        (
+            "weekend",
+            "weekend weekends week-end week-ends fin_de_semana fines_de_semana fine_settimana "
+            "wochenende wochenenden выходные выходных выходным",
+        ),
+        ("quarter", "quarter quarters trimestre trimestres quartal quartals quartale квартал квартале квартала"),
         ("halfyear", "полгода полугода полугодие semester semestre semestres halbjahr"),
-    ]).items()
-}
+    ]
+)
 
 LAST = set(
     "last past previous pasado pasada pasados pasadas anterior scorso scorsa scorsi scorse passato passata "
@@ -200,6 +211,9 @@ DAY_PARTS = ("morning afternoon evening night noon mañana tarde noche mattina p
 # "ago" after a count ("3 days ago"), or "hace / il y a / vor" before it
 AGO_AFTER = ["ago", "fa", "назад", "тому назад"]
 AGO_BEFORE = ["hace", "il y a", "vor"]
+# "about two weeks ago": a range three days either side
+ABOUT = ["about", "around", "roughly", "approximately", "some", "circa", "etwa", "ungefähr", "environ",
+         "aproximadamente", "unos", "unas", "più o meno", "примерно", "около"]  # fmt: skip
 # "in 3 days", "3 days from now", "dentro de 3 días", "dans 3 jours", "tra 3 giorni", "in 3 Tagen", "через 3 дня"
 LATER_BEFORE = ["in", "dentro de", "en", "dans", "tra", "fra", "через"]
 LATER_AFTER = ["from now", "later", "hence", "después", "più tardi", "plus tard", "später", "спустя"]
