@@ -1,14 +1,14 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain,providers}.json (written by the benchmark scripts; a
-missing file leaves its part of the docs as it was) and writes
+Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal}.json (written by the
+benchmark scripts; a missing file leaves its part of the docs as it was) and writes
 
 * docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
   "latency": {bank: {...}}, "retain": {...}, "providers": {...}, "meta": {script: header}};
 * docs/benchmarks.png: LoCoMo Recall@10 per category and method (one panel per mode) and
   recall latency per bank size;
-* the tables of docs/benchmarks.md between "<!-- generated: NAME -->" and
-  "<!-- end generated -->" (the analysis around them is written by hand).
+* the tables of docs/benchmarks.md (and docs/temporal.md for the query analysis) between
+  "<!-- generated: NAME -->" and "<!-- end generated -->" (the analysis around them is written by hand).
 
     .venv/bin/python bench/report.py
 """
@@ -44,7 +44,7 @@ LATENCY_ROWS = [
 
 
 def main() -> None:
-    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate")}
+    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate", "temporal")}
     summary_path = DOCS / "benchmarks.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     summary.setdefault("meta", {})
@@ -72,6 +72,11 @@ def main() -> None:
         summary["consolidate"] = {k: v for k, v in consolidation.items() if k != "header"}
         summary["meta"]["consolidate"] = consolidation["header"]
         tables["consolidate"] = consolidate_table(consolidation)
+    if (temporal := found["temporal"]) is not None:
+        summary["temporal"] = {k: temporal[k] for k in ("cases", "pass", "ms", "first_ms")}
+        summary["meta"]["temporal"] = temporal["header"]
+        fill_tables(DOCS / "temporal.md", {"temporal pass": temporal_pass_table(temporal),
+                                           "temporal speed": temporal_speed_table(temporal)})  # fmt: skip
     summary_path.write_text(json.dumps(summary, indent=1) + "\n")
     print(f"written {summary_path}")
     if tables:
@@ -127,6 +132,31 @@ def latency_table(latency: dict[str, Any]) -> str:
     lines += ["| phase | " + " | ".join(sizes) + " |", "|---|" + "---|" * len(banks)]
     for phase in latency[banks[0]]["phases_median_ms"]:
         lines.append(f"| {phase} | " + " | ".join(f"{latency[b]['phases_median_ms'][phase]:.1f}" for b in banks) + " |")
+    return "\n".join(lines)
+
+
+def temporal_pass_table(temporal: dict[str, Any]) -> str:
+    """Markdown: cases passed / cases per class (rows) and language (columns)."""
+    languages = list(temporal["pass"])
+    classes = list(dict.fromkeys(c for lang in languages for c in temporal["pass"][lang]))
+    lines = ["| class | " + " | ".join(languages) + " |", "|---|" + "---|" * len(languages)]
+    for cls in classes:
+        cells = [f"{temporal['pass'][lang][cls][0]}/{temporal['pass'][lang][cls][1]}" if cls in temporal["pass"][lang]
+                 else "" for lang in languages]  # fmt: skip
+        lines.append(f"| {cls} | " + " | ".join(cells) + " |")
+    totals = [sum(v[0] for v in temporal["pass"][lang].values()) for lang in languages]
+    counts = [sum(v[1] for v in temporal["pass"][lang].values()) for lang in languages]
+    lines.append("| **all** | " + " | ".join(f"**{t}/{c}**" for t, c in zip(totals, counts, strict=True)) + " |")
+    return "\n".join(lines)
+
+
+def temporal_speed_table(temporal: dict[str, Any]) -> str:
+    """Markdown: the one-off costs of a session, then median and p95 per class."""
+    lines = ["| one-off, in a fresh session | ms |", "|---|---|"]
+    lines += [f"| {name} | {value:.0f} |" for name, value in temporal["first_ms"].items()]
+    lines += ["", "| class | median ms | p95 ms | calls |", "|---|---|---|---|"]
+    for cls, figure in temporal["ms"].items():
+        lines.append(f"| {cls} | {figure['median']:.2f} | {figure['p95']:.2f} | {figure['calls']} |")
     return "\n".join(lines)
 
 

@@ -52,9 +52,11 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.parse_temporal(text, timestamptz, text, text) IS
 $$The date window a query talks about, as whole days in time_zone: [first day 00:00, last day
-23:59:59.999999], days counted from reference seen in that zone; NULL when the query has no time
-constraint. English, Spanish, Italian, French, German and Russian rules, a Chinese rule set, then
-dateparser as the fallback (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
+23:59:59.999999], or up to reference itself for an open end ("since January", "the past three months");
+days counted from reference seen in that zone; NULL when the query has no time constraint. Ranges, open
+ends, durations, parts of periods, relative chains, seasons, quarters, holidays and times of day in
+English, German, French, Spanish, Italian, Russian and Chinese (and Japanese's common forms); dateparser
+for numeric dates no rule takes (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
 Raises 22023 for an unknown time zone or hemisphere.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._query_window(
@@ -82,3 +84,27 @@ $$;
 COMMENT ON FUNCTION hindsight._query_window(text, timestamptz, jsonb) IS
     'The window recall uses when no temporal_window is given: hindsight.parse_temporal of the query at the '
     'query timestamp with the bank''s time_zone and hemisphere; NULL when there is none or the analysis fails.';
+
+CREATE OR REPLACE FUNCTION hindsight._window_covers_bank(
+    bank_id text,
+    query_window tstzrange
+)
+RETURNS bool
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    first_mention timestamptz;
+    last_mention timestamptz;
+BEGIN
+    -- Two probes of memory_units_mentioned_idx (bank_id, mentioned_at).
+    SELECT min(u.mentioned_at), max(u.mentioned_at) INTO first_mention, last_mention
+    FROM hindsight.memory_units u WHERE u.bank_id = _window_covers_bank.bank_id;
+    RETURN first_mention IS NOT NULL AND query_window @> first_mention AND query_window @> last_mention;
+END
+$$;
+COMMENT ON FUNCTION hindsight._window_covers_bank(text, tstzrange) IS
+    'True when the window holds the bank''s first and last mention (mentioned_at): it cannot narrow the bank, so '
+    'recall runs no temporal arm for it and ranks as without a window (docs/temporal.md, "Windows that cover the '
+    'bank"). False for a bank with no mentioned unit.';

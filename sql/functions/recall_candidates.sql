@@ -99,6 +99,8 @@ DECLARE
     keyword_query tsquery;
     query_terms text[];
     window_used tstzrange := temporal_window;
+    window_asked tstzrange;
+    window_covers_bank bool := false;
     semantic_hits hindsight._arm_hit[] := '{}';
     bm25_hits hindsight._arm_hit[] := '{}';
     graph_hits hindsight._arm_hit[] := '{}';
@@ -166,6 +168,13 @@ BEGIN
         window_used := hindsight._query_window(query, coalesce(query_timestamp, now()), cfg);
         ms := ms || jsonb_build_object('query_analysis', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
+    -- A window that holds the whole bank ("since 2010" in a bank that starts in 2023) cannot
+    -- narrow anything: no temporal arm, and the ranking of a question without a window.
+    window_asked := window_used;
+    IF window_used IS NOT NULL AND hindsight._window_covers_bank(bank_id, window_used) THEN
+        window_covers_bank := true;
+        window_used := NULL;
+    END IF;
 
     -- Temporal arm.
     IF 'temporal' = ANY (run_arms) AND window_used IS NOT NULL THEN
@@ -208,10 +217,11 @@ BEGIN
             'recall_budget', recall_budget,
             'max_tokens', max_tokens,
             'query_timestamp', coalesce(query_timestamp, now()),
-            'temporal_window', CASE WHEN window_used IS NULL THEN NULL
-                                    ELSE jsonb_build_object('start', lower(window_used), 'end', upper(window_used),
+            'temporal_window', CASE WHEN window_asked IS NULL THEN NULL
+                                    ELSE jsonb_build_object('start', lower(window_asked), 'end', upper(window_asked),
                                                             'source', CASE WHEN temporal_window IS NULL THEN 'query'
-                                                                           ELSE 'argument' END) END,
+                                                                           ELSE 'argument' END,
+                                                            'covers_bank', window_covers_bank) END,
             'query_analysis_ms', ms->'query_analysis',
             'filters', jsonb_build_object('types', types, 'tags', tags, 'tags_match', tags_match),
             'arms', jsonb_build_object(
@@ -230,7 +240,8 @@ BEGIN
                     'ran', 'graph' = ANY (run_arms) AND cardinality(semantic_hits) > 0, 'ms', ms->'graph',
                     'hits', hindsight._trace_hits(graph_hits)),
                 'temporal', jsonb_build_object(
-                    'ran', 'temporal' = ANY (run_arms) AND window_used IS NOT NULL, 'ms', ms->'temporal',
+                    'ran', 'temporal' = ANY (run_arms) AND window_used IS NOT NULL,
+                    'skipped', CASE WHEN window_covers_bank THEN 'the window covers the bank' END, 'ms', ms->'temporal',
                     'hits', hindsight._trace_hits(temporal_hits))),
             'fusion', jsonb_build_object(
                 'method', fusion, 'k', (cfg->>'rrf_k')::float8, 'arm_weights', cfg->'arm_weights',

@@ -80,7 +80,8 @@ def test_a_new_fact_joins_the_observation_and_a_deleted_one_leaves_it(client, db
     ((obs_id, action, proof),) = client.consolidate("ana")
     assert (action, proof) == ("updated", 4)
     assert later in observations(db, "ana")[0]["sources"]
-    assert observations(db, "ana")[0]["occurred_end"] == datetime(2024, 8, 6, 7, tzinfo=UTC)  # said then
+    # "This morning", said on 2024-08-06: that whole day (times of day are whole days, docs/temporal.md)
+    assert observations(db, "ana")[0]["occurred_end"] == datetime(2024, 8, 6, 23, 59, 59, 999999, tzinfo=UTC)
     # deleting a fact updates the observation; deleting them all removes it
     document = db.execute("SELECT document_id FROM hindsight.memory_units WHERE id = %s", (later,)).fetchone()[0]
     client.delete_document("ana", document)

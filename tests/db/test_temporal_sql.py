@@ -72,3 +72,45 @@ def test_bank_time_zone_and_hemisphere(db):
         bank(db, "x", hemisphere="east")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match='unknown time zone "Mars/Base"'):
         bank(db, "y", time_zone="Mars/Base")
+
+
+def test_open_ends_close_at_the_reference_instant(db):
+    reference = datetime(2025, 11, 1, 12, 0, tzinfo=UTC)
+    (window,) = db.execute("SELECT hindsight.parse_temporal('since January', %s)", (reference,)).fetchone()
+    assert (window.lower, window.upper) == (datetime(2025, 1, 1, tzinfo=UTC), reference)
+    (window,) = db.execute("SELECT hindsight.parse_temporal('周一鹏提到的方案', %s)", (reference,)).fetchone()
+    assert window is None  # a person (周一鹏), not a Monday
+    (window,) = db.execute("SELECT hindsight.parse_temporal('around Christmas', %s)", (reference,)).fetchone()
+    assert (window.lower.date().isoformat(), window.upper.date().isoformat()) == ("2024-12-22", "2024-12-28")
+
+
+def test_a_window_that_covers_the_bank_runs_no_temporal_arm(db):
+    bank(db, "w")
+    put(db, "w", [
+        {"text": "Alice started the migration.", "embedding": vec(d0=1, d1=1), "mentioned_at": "2024-03-12T10:00Z"},
+        {"text": "Alice finished the auth service.", "embedding": vec(d0=1, d2=1), "mentioned_at": "2024-04-20T10:00Z"},
+        {"text": "Alice is tuning performance.", "embedding": vec(d0=1, d3=1), "mentioned_at": "2024-10-08T10:00Z"},
+    ])  # fmt: skip
+    asked = {"query_timestamp": "2024-11-01T00:00Z", "trace": True}
+
+    def ranked(**args):
+        rows = recall(db, "w", "What was Alice doing?", vec(d0=1), **asked, **args)
+        trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+        return [(str(r["id"]), round(r["score"], 9)) for r in rows], trace
+
+    without, _ = ranked()
+    # "since 2020" holds every mention of the bank (March to October 2024): it narrows nothing
+    covering, trace = ranked(temporal_window="[2020-01-01, 2024-11-01]")
+    assert trace["temporal_window"]["covers_bank"] is True
+    assert trace["arms"]["temporal"] == {**trace["arms"]["temporal"], "ran": False,
+                                         "skipped": "the window covers the bank"}  # fmt: skip
+    assert covering == without  # the same ranking as with no window: recency counts again
+    # a window that leaves October out runs the arm and ranks March and April first
+    narrowing, trace = ranked(temporal_window="[2024-03-01, 2024-05-31]")
+    assert trace["temporal_window"]["covers_bank"] is False and trace["arms"]["temporal"]["ran"] is True
+    assert narrowing[-1][0] == without[0][0]  # October: first without a window, last under March-May
+    # the same from the query text: "since 2020" is parsed, covers the bank, and runs no arm
+    recall(db, "w", "What was Alice doing since 2020?", vec(d0=1), **asked)
+    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    assert trace["temporal_window"]["source"] == "query" and trace["temporal_window"]["covers_bank"] is True
+    assert trace["arms"]["temporal"]["ran"] is False

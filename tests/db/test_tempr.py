@@ -135,6 +135,7 @@ def test_coverage_takes_entry_points_round_robin_over_the_window(db):
     # window 2024-01-01 .. 2024-01-09 (8 days, one bucket a day); bucket 0 holds five close matches
     dense = put(db, "c", [unit(f"Busy day {i}.", vec(d0=1, d1=i / 20), mentioned_at=day.format(1)) for i in range(5)])
     sparse = put(db, "c", [unit(f"Quiet day {d}.", vec(d0=1, d2=1), mentioned_at=day.format(d)) for d in (4, 6, 8)])
+    put(db, "c", [unit("A later note.", vec(d5=1), mentioned_at="2024-02-01T12:00:00Z")])  # the window is not all
     doc = recall_json(db, "c", "zzzz", vec(d0=1), trace=True, arms=["temporal"],
                       temporal_window="[2024-01-01 00:00Z, 2024-01-09 00:00Z)")  # fmt: skip
     hits = [h["id"] for h in doc["trace"]["arms"]["temporal"]["hits"]]
@@ -388,6 +389,7 @@ def test_include_chunks_packs_and_truncates(client, db):
 
 def test_trace_has_every_phase_and_component(db):
     arm_bank(db)
+    put(db, "f", [{"text": "An old note.", "embedding": vec(d9=1), "mentioned_at": "2019-06-01T00:00Z"}])
     doc = recall_json(db, "f", "kiwi", vec(d0=1), trace=True, temporal_window="[2020-01-01, 2030-01-01]")
     trace = doc["trace"]
     assert trace["temporal_window"]["source"] == "argument"
@@ -397,7 +399,7 @@ def test_trace_has_every_phase_and_component(db):
     component = trace["scoring"]["results"][0]
     assert set(component) >= {"id", "final", "rerank", "rerank_raw", "rrf", "recency", "temporal", "proof"}
     first = trace["prefilter"]["candidates"][0]["source_ranks"]
-    assert (first["semantic"], first["bm25"]) == (1, 2) and "temporal" in first  # the window holds every unit
+    assert (first["semantic"], first["bm25"]) == (1, 2) and "temporal" in first  # the window holds A, B, C
 
 
 @pytest.mark.parametrize(

@@ -38,11 +38,11 @@ def analyze(query: str, today: date, hemisphere: str = "north", hour: int = 12) 
     try:
         if chinese.has_cjk(query):
             text, found = chinese.atoms(query, today, hour, hemisphere)
-            span = window(text, found, chinese.COMBINATORS, today)
+            span = window(text, found, chinese.RULES, today)
             if span is not None or chinese.blocks_fallback(query):
                 return span
         text, found = european.atoms(query, today, hour, hemisphere)
-        span = window(text, found, european.COMBINATORS, today)
+        span = window(text, found, european.RULES, today)
         if span is not None or found:
             return span
         return _dateparser(text, today)

@@ -56,6 +56,7 @@ from .grammar import (
     RANK_YEAR,
     Combinators,
     Found,
+    Rules,
 )
 
 # traditional characters read like simplified ones (only those time words and names use)
@@ -93,37 +94,39 @@ COMPOUNDS = {"年糕", "年货", "年画", "月饼", "月亮", "月光", "月球
 TITLES = ["今日头条", "今日说法", "明日方舟", "明日之后", "昨日重现", "明天会更好", "周末愉快", "今天不上班"]
 RECURRING = re.compile(r"每(?:天|日|周|星期|礼拜|个?月|年|季度|逢)|週[一-日]ごと|毎(?:日|週|月|年)")
 
-COMBINATORS = Combinators(
-    part_after=[
-        (r"的?(?:年初|开年)", "early"),
-        (r"的?年中", "mid"),
-        (r"的?(?:年底|年尾|年末|岁末)", "late"),
-        (r"的?(?:月初|上旬|初)", "early"),
-        (r"的?(?:月中|中旬)", "mid"),
-        (r"的?(?:月底|月末|下旬|底|末)", "late"),
-        (r"的?上半年", "first half"),
-        (r"的?下半年", "second half"),
-        (r"的?(?:上半月)", "first half"),
-        (r"的?(?:下半月)", "second half"),
-        (r"的?第一[周个星期]+", "week 1"),
-        (r"的?第二[周个星期]+", "week 2"),
-        (r"的?第三[周个星期]+", "week 3"),
-        (r"的?第四[周个星期]+", "week 4"),
-        (r"的?最后一[周个星期]+", "week last"),
-        (r"的?(?:第一天|头一天)", "first day"),
-        (r"的?最后一天", "last day"),
-    ],
-    around_after=[(r"前后|左右|附近|ごろ|頃", "day")],
-    open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
-    open_after=[
-        (r"(?:以来|来|起|开始|迄今|至今|到现在|到今天|到目前为止|以降|から)", "since"),
-        (r"(?:以后|之后|过后|后)(?![0-9一二两三四五六七八九十几半])", "after"),
-        (r"(?:以前|之前|前)(?![0-9一二两三四五六七八九十几半])", "before"),
-        (r"(?:まで)", "until"),
-    ],
-    range_pairs=[(r"从|自|由", r"到|至|~|～|-|—|－|–|一直到"), (r"", r"到|至|~|～|-|—|－|–|から|から〜")],
-    range_after=[r"为止", r"まで"],
-    word="",
+RULES = Rules(
+    Combinators(
+        part_after=[
+            (r"的?(?:年初|开年)", "early"),
+            (r"的?年中", "mid"),
+            (r"的?(?:年底|年尾|年末|岁末)", "late"),
+            (r"的?(?:月初|上旬|初)", "early"),
+            (r"的?(?:月中|中旬)", "mid"),
+            (r"的?(?:月底|月末|下旬|底|末)", "late"),
+            (r"的?上半年", "first half"),
+            (r"的?下半年", "second half"),
+            (r"的?(?:上半月)", "first half"),
+            (r"的?(?:下半月)", "second half"),
+            (r"的?第一[周个星期]+", "week 1"),
+            (r"的?第二[周个星期]+", "week 2"),
+            (r"的?第三[周个星期]+", "week 3"),
+            (r"的?第四[周个星期]+", "week 4"),
+            (r"的?最后一[周个星期]+", "week last"),
+            (r"的?(?:第一天|头一天)", "first day"),
+            (r"的?最后一天", "last day"),
+        ],
+        around_after=[(r"前后|左右|附近|ごろ|頃", "day")],
+        open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
+        open_after=[
+            (r"(?:以来|来|起|开始|迄今|至今|到现在|到今天|到目前为止|以降|から)", "since"),
+            (r"(?:以后|之后|过后|后)(?![0-9一二两三四五六七八九十几半])", "after"),
+            (r"(?:以前|之前|前)(?![0-9一二两三四五六七八九十几半])", "before"),
+            (r"(?:まで)", "until"),
+        ],
+        range_pairs=[(r"从|自|由", r"到|至|~|～|-|—|－|–|一直到"), (r"", r"到|至|~|～|-|—|－|–|から|から〜")],
+        range_after=[r"为止", r"まで"],
+        word="",
+    )
 )
 
 
@@ -511,6 +514,8 @@ def _holidays(text: str, today: date, hour: int, hemisphere: str, future: bool) 
         if name == "五一" and (re.match(r"[周期拜]", text[m.start("h") - 1 : m.start("h")] or " ")
                              or re.match(r"[起下个点号]", text[m.end() : m.end() + 1] or " ")):  # fmt: skip
             continue  # 周五一起, 五一点: not May Day
+        if re.match(r"快乐|愉快|節日快樂", text[m.end() : m.end() + 2]):
+            continue  # 春节快乐, 中秋快乐: a greeting, not a date
         key = named_days.NAMES[name]
         if m["yd"] or m["yw"]:
             year = _year(m["yd"], m["yw"], today)

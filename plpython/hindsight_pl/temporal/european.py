@@ -52,6 +52,7 @@ from .grammar import (
     RANK_YEAR,
     Combinators,
     Found,
+    Rules,
 )
 
 
@@ -86,19 +87,21 @@ DOM_SUFFIX = r"(?:st|nd|rd|th|\.|º|°|er|ᵉʳ|-?е|-?го)?"
 LAST, THIS, NEXT = _alt(words.LAST), _alt(words.THIS), _alt(words.NEXT)
 FUTURE_CUES = re.compile(rf"{B}(?:{_alt(words.FUTURE_CUES)}){E}")
 
-COMBINATORS = Combinators(
-    part_before=words.PART_BEFORE,
-    around_before=words.AROUND_BEFORE,
-    open_before=words.OPEN_BEFORE,
-    so_far=words.SO_FAR,
-    earlier=words.EARLIER,
-    later=words.LATER,
-    range_pairs=words.RANGES,
-    open_around=words.OPEN_AROUND,
-    anchor=words.ANCHOR,
-    of_year=words.OF_YEAR,
-    article=words.ARTICLE,
-    word=r"\w",
+RULES = Rules(
+    Combinators(
+        part_before=words.PART_BEFORE,
+        around_before=words.AROUND_BEFORE,
+        open_before=words.OPEN_BEFORE,
+        so_far=words.SO_FAR,
+        earlier=words.EARLIER,
+        later=words.LATER,
+        range_pairs=words.RANGES,
+        open_around=words.OPEN_AROUND,
+        anchor=words.ANCHOR,
+        of_year=words.OF_YEAR,
+        article=words.ARTICLE,
+        word=r"\w",
+    )
 )
 
 
@@ -860,19 +863,24 @@ _STREET = re.compile(r"(?:street|st\.|avenue|ave\.|road|straße|strasse|str\.|pl
                      r"площади|переулок)(?: del| de la| de| des| du| della| dei)? $")  # fmt: skip
 _RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|cada|ogni|tutti i|tutte le|tous les|"
                         r"toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
+_GREETING = re.compile(r"(?:happy|merry|frohe|frohes|fröhliche|schöne|schönes|joyeux|joyeuses|bonne|feliz|felices|"
+                       r"buon|buona|buone) $")  # fmt: skip
 _TIME_WORDS = {*words.MONTH_NAMES, *words.WEEKDAY_NAMES, *words.SEASON_NAMES, *words.DAY_PARTS, *words.UNITS}
 
 
 def _not_a_date(f: Found, text: str, ctx: Context) -> bool:
     """Names and titles that hold time words: a title in quotation marks («Лето», "Summer of '42"), a
     street named after a date (улица 8 Марта, via XX Settembre), a recurring day (every Monday, todos los
-    lunes), and a capitalised time word inside a sentence followed by another capitalised word (Natale
-    Rossi, Primavera Sound, March Madness)."""
+    lunes), a greeting (Happy New Year, Frohe Weihnachten), and a capitalised time word inside a sentence
+    followed by another capitalised word (Natale Rossi, Primavera Sound, March Madness)."""
     if any(q.start() < f.start and f.end <= q.end() for q in _QUOTED.finditer(ctx.cased)):
         return True
     before = text[: f.start]
     if _STREET.search(before) or (_RECURRING.search(before) and f.kind == "day" and f.repeats == "week"):
         return True
+    greeting = _GREETING.search(before) or (before.endswith("с ") and text[f.end - 2 : f.end] == "ом")
+    if f.kind == "holiday" and greeting:
+        return True  # "Happy new year", "Frohe Weihnachten", "С Рождеством": a greeting, not a date
     first = ctx.cased[f.start : f.end].split(" ")[0]
     if first[:1].isupper() and ctx.cased[: f.start].rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", '"'):
         following = re.match(r" ([^\W\d_][\w']*)", ctx.cased[f.end :])

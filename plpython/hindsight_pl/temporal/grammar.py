@@ -3,16 +3,20 @@
 A language's grammar (``european.py``, ``chinese.py``) finds the **atoms** of a question: each a
 :class:`Found`, a stretch of the text and the days it names ("March", "last week", "2019年").
 This module then combines them, the same way in every language, driven by the language's word
-tables (:class:`Combinators`):
+tables (:class:`Combinators`, compiled once into :class:`Rules`):
 
 1. overlapping atoms: the longer stretch of text wins ("the week before last" over "last week");
-2. **parts** ("early March", "年底"), then **around** ("around Christmas") change one atom;
-3. **ranges** join two atoms ("between March and May", "3月5日至8日"), a year stated on one side
+2. a named period placed in a year by the next atom ("Christmas of last year");
+3. **parts** ("early March", "年底"), then **around** ("around Christmas") change one atom;
+4. a relative period **seen from a date** ("the week before 16 November", "two weeks before
+   August 11");
+5. **ranges** join two atoms ("between March and May", "3月5日至8日"), a year stated on one side
    applying to the other;
-4. **open ends** ("since January", "2024年6月前"), and "so far" / "earlier" / "later" next to
+6. **open ends** ("since January", "2024年6月前"), and "so far" / "earlier" / "later" next to
    this period ("so far this year");
-5. the window: the strongest atom left (lowest rank; the leftmost among equals). Weak atoms (a
-   bare year, a month name that is also a word) count only inside steps 2-4.
+7. the window: the strongest atom left (lowest rank; the leftmost among equals). Weak atoms (a
+   bare year, a month name that is also a word, a count such as "two weeks") count only inside
+   steps 3-6.
 """
 
 from __future__ import annotations
@@ -101,15 +105,14 @@ def _alt(patterns: Sequence[str]) -> str:
     return "|".join(f"(?:{p})" for p in sorted(patterns, key=len, reverse=True))
 
 
-class _Compiled:
-    """The regular expressions of one Combinators, compiled once."""
+class Rules:
+    """The regular expressions of one language's :class:`Combinators`, compiled once (at import)."""
 
     def __init__(self, c: Combinators) -> None:
         w = c.word
         edge_before = rf"(?<!{w})" if w else ""
         edge_after = rf"(?!{w})" if w else ""
         tail = rf"\s*(?:(?:{c.article})\s*)?$" if c.article else r"\s*$"
-        self.c = c
         self.part_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), part) for p, part in c.part_before]
         self.part_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), part) for p, part in c.part_after]
         self.around_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), kinds) for p, kinds in c.around_before]
@@ -139,21 +142,10 @@ class _Compiled:
         self.range_after = re.compile(rf"^\s*(?:{_alt(c.range_after)})") if c.range_after else None
 
 
-_COMPILED: dict[int, _Compiled] = {}
-
-
-def _compiled(c: Combinators) -> _Compiled:
-    found = _COMPILED.get(id(c))
-    if found is None or found.c is not c:
-        found = _COMPILED[id(c)] = _Compiled(c)
-    return found
-
-
-def window(text: str, atoms: list[Found], combinators: Combinators, today: date) -> Span | None:
+def window(text: str, atoms: list[Found], rules: Rules, today: date) -> Span | None:
     """The window of a question: ``atoms`` (found in ``text``) combined by the steps of this module."""
     if not atoms:
         return None
-    rules = _compiled(combinators)
     kept = _without_overlaps(atoms)
     kept = _placed_in_years(text, kept, rules)
     kept = _parts_and_around(text, kept, rules)
@@ -174,7 +166,7 @@ def _without_overlaps(atoms: list[Found]) -> list[Found]:
     return sorted(kept, key=lambda f: f.start)
 
 
-def _placed_in_years(text: str, kept: list[Found], rules: _Compiled) -> list[Found]:
+def _placed_in_years(text: str, kept: list[Found], rules: Rules) -> list[Found]:
     """A named period followed by the year that places it: "Christmas of last year", "the fourth quarter
     of last year", "el verano del año pasado" -> that period in that year."""
     if rules.of_year is None:
@@ -196,7 +188,7 @@ def _placed_in_years(text: str, kept: list[Found], rules: _Compiled) -> list[Fou
     return out
 
 
-def _anchored(text: str, kept: list[Found], rules: _Compiled) -> list[Found]:
+def _anchored(text: str, kept: list[Found], rules: Rules) -> list[Found]:
     """A relative period seen from a date: "the week before 16 November 2023" (the calendar week before
     that date's), "last weekend before April 10", "the Sunday before October 25", "two weeks before
     August 11" (that day), "the day after Christmas"."""
@@ -224,7 +216,7 @@ def _free(kept: list[Found], start: int, end: int, but: Found) -> list[Found]:
     return [k for k in kept if k is not but and start <= k.start and k.end <= end]
 
 
-def _parts_and_around(text: str, kept: list[Found], rules: _Compiled) -> list[Found]:
+def _parts_and_around(text: str, kept: list[Found], rules: Rules) -> list[Found]:
     out = list(kept)
     for f in kept:
         if f not in out:
@@ -282,7 +274,7 @@ def _part_in_year(in_year: Callable[[int], Span | None], year: int, kind: str, p
     return None if whole is None else apply_part(whole, kind, part)
 
 
-def _ranges(text: str, kept: list[Found], rules: _Compiled, today: date) -> list[Found]:
+def _ranges(text: str, kept: list[Found], rules: Rules, today: date) -> list[Found]:
     out: list[Found] = []
     i = 0
     while i < len(kept):
@@ -342,7 +334,7 @@ def _join(first: Found, second: Found, today: date) -> Span | None:
     return Span(a.start, b.end)
 
 
-def _open_ends(text: str, kept: list[Found], rules: _Compiled, today: date) -> list[Found]:
+def _open_ends(text: str, kept: list[Found], rules: Rules, today: date) -> list[Found]:
     out = list(kept)
     for f in kept:
         if f.rank == RANK_COMBINED or f.now or f.kind == "count":

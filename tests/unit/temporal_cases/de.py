@@ -1,4 +1,4 @@
-"""German cases (docs/temporal-conventions.md); R = Saturday 2025-11-01 12:00 UTC."""
+"""German cases (docs/temporal.md, "Conventions"); R = Saturday 2025-11-01 12:00 UTC."""
 
 from . import Case
 
@@ -225,4 +225,5 @@ CASES = [
     Case("basics", "in drei Tagen", "2025-11-04", "2025-11-04"),
     # the most recent 5 November, R included, is in 2024.
     Case("basics", "am 5. November", "2024-11-05", "2024-11-05"),
+    Case("names and non-dates", "Frohe Weihnachten euch allen!", None, None),  # a greeting
 ]

@@ -1,4 +1,4 @@
-"""English cases (docs/temporal-conventions.md); R = Saturday 2025-11-01 12:00 UTC."""
+"""English cases (docs/temporal.md, "Conventions"); R = Saturday 2025-11-01 12:00 UTC."""
 
 from . import Case
 
@@ -696,4 +696,12 @@ CASES = [
     # R = 2025-03-15: March 2025 has started but not ended
     Case("basics", "What did we decide in March?", "2025-03-01", "2025-03-31", reference="2025-03-15"),
     Case("basics", "What did we decide last March?", "2024-03-01", "2024-03-31", reference="2025-03-15"),
+    # added after the tables' first pass, from LoCoMo's questions and turns (hand-checked the same way)
+    Case("relative chains", "Where was Tim in the week before 16 November 2023?", "2023-11-06", "2023-11-12"),
+    Case("relative chains", "What did Maria do last weekend before April 10, 2023?", "2023-04-08", "2023-04-09"),
+    Case("relative chains", "What was shown on the Sunday before October 25, 2022?", "2022-10-23", "2022-10-23"),
+    Case("relative chains", "the puppy she got two weeks before August 11, 2023", "2023-07-28", "2023-07-28"),
+    Case("relative chains", "What did we do the day after Christmas?", "2024-12-26", "2024-12-26"),
+    Case("names and non-dates", "Tom: Happy new year. I spent the holidays in Lisbon.", None, None),
+    Case("names and non-dates", "Merry Christmas everyone!", None, None),
 ]

@@ -1,4 +1,4 @@
-"""French cases (docs/temporal-conventions.md); R = Saturday 2025-11-01 12:00 UTC."""
+"""French cases (docs/temporal.md, "Conventions"); R = Saturday 2025-11-01 12:00 UTC."""
 
 from . import Case
 

@@ -1,4 +1,4 @@
-"""Russian cases (docs/temporal-conventions.md); R = Saturday 2025-11-01 12:00 UTC."""
+"""Russian cases (docs/temporal.md, "Conventions"); R = Saturday 2025-11-01 12:00 UTC."""
 
 from . import Case
 
@@ -208,4 +208,6 @@ CASES = [
     Case("basics", "13 марта", "2025-03-13", "2025-03-13"),
     Case("basics", "Что Боб говорил в понедельник?", "2025-10-27", "2025-10-27"),
     Case("basics", "две недели назад", "2025-10-18", "2025-10-18"),
+    Case("names and non-dates", "С Рождеством!", None, None),  # a greeting
+    Case("names and non-dates", "С Новым годом, Алиса!", None, None),
 ]

@@ -1,4 +1,4 @@
-"""Chinese cases (docs/temporal-conventions.md); R = Saturday 2025-11-01 12:00 UTC."""
+"""Chinese cases (docs/temporal.md, "Conventions"); R = Saturday 2025-11-01 12:00 UTC."""
 
 from . import Case
 
@@ -431,4 +431,5 @@ CASES = [
     Case("names and non-dates", "最近我们讨论了哪些方案？", None, None),
     Case("names and non-dates", "近期有什么进展？", None, None),
     Case("names and non-dates", "房间2019的钥匙在谁那里？", None, None),  # a bare number
+    Case("names and non-dates", "春节快乐！", None, None),  # a greeting
 ]
