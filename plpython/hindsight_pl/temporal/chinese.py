@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from functools import partial
 
 from . import named_days
@@ -28,6 +28,7 @@ from .dates import (
     add_months,
     add_years,
     apply_part,
+    between,
     day,
     day_of_month_recent,
     make_date,
@@ -37,6 +38,7 @@ from .dates import (
     relative_period,
     season_relative,
     season_span,
+    shift,
     shift_month,
     shift_quarter,
     week_span,
@@ -201,17 +203,13 @@ _DAY_WORD = "|".join(sorted(DAY_WORDS, key=len, reverse=True))
 _DAY_PART = r"(?:的)?(?:上午|下午|中午|早上|早晨|晚上|傍晚|凌晨|夜里|夜间|白天|午后|深夜)"
 
 
-def _between(start: date | None, end: date | None, until_now: bool = False) -> Span | None:
-    return Span(start, end, until_now) if start is not None and end is not None and start <= end else None
-
-
 def _day_in(year: int, month: int, dom: int) -> Span | None:
     found = make_date(year, month, dom)
     return day(found) if found else None
 
 
 def _days_in(month: int, first: int, last: int, year: int) -> Span | None:
-    return _between(make_date(year, month, first), make_date(year, month, last))
+    return between(make_date(year, month, first), make_date(year, month, last))
 
 
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
@@ -426,22 +424,6 @@ def _unit(word: str) -> str:
     return "year"
 
 
-def _move(today: date, hour: int, unit: str, n: float) -> date | None:
-    """``today`` moved by ``n`` units; half a month is 15 days, half a year 6 months."""
-    try:
-        if unit == "hour":
-            return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
-        if unit == "day":
-            return today + timedelta(days=n)
-        if unit == "week":
-            return today + timedelta(weeks=n)
-        if unit == "month":
-            return today + timedelta(days=15 if n > 0 else -15) if abs(n) == 0.5 else add_months(today, int(n))
-        return add_months(today, 6 if n > 0 else -6) if abs(n) == 0.5 else add_years(today, int(n))
-    except (ValueError, OverflowError):
-        return None
-
-
 def _count(word: str) -> float:
     if word == "半":
         return 0.5
@@ -466,13 +448,13 @@ def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     ):
         unit, n = _unit(m["u"]), _count(m["n"])
         if m["dir"] in ahead:
-            span = _between(today, _move(today, hour, unit, n))
+            span = between(today, shift(today, unit, n, hour))
         else:
-            span = _between(_move(today, hour, unit, -n), today, until_now=True)
+            span = between(shift(today, unit, -n, hour), today, until_now=True)
         if span:
             out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
     for m in re.finditer(rf"(?<![过去最近未来这])(?<!接下来){_COUNT}{_UNIT}(?:内|以内|之内)", text):
-        span = _between(_move(today, hour, _unit(m["u"]), -_count(m["n"])), today, until_now=True)
+        span = between(shift(today, _unit(m["u"]), -_count(m["n"]), hour), today, until_now=True)
         if span:
             out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
     ago = rf"(?<![前这过近0-9零〇一二两三四五六七八九十]){_COUNT}{_UNIT}(?P<w>(?:以|之)?前|(?:以|之)?后|後)"
@@ -494,12 +476,12 @@ def _ago(word: str, unit: str, sign: int, today: date, hour: int) -> Span | None
         if unit in _FEW:
             far, near = _FEW[unit]
             return Span(today - far * DAY, today - near * DAY)
-        return _between(_move(today, hour, "year", -5), _move(today, hour, "year", -2)) if unit == "year" else None
+        return between(shift(today, "year", -5, hour), shift(today, "year", -2, hour)) if unit == "year" else None
     if word in _PAIRS:
         low, high = _PAIRS[word]
-        a, b = _move(today, hour, unit, sign * high), _move(today, hour, unit, sign * low)
-        return _between(min(a, b), max(a, b)) if a and b else None
-    moved = _move(today, hour, unit, sign * _count(word))
+        a, b = shift(today, unit, sign * high, hour), shift(today, unit, sign * low, hour)
+        return between(min(a, b), max(a, b)) if a and b else None
+    moved = shift(today, unit, sign * _count(word), hour)
     return day(moved) if moved else None
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass, replace
-from datetime import date, timedelta
+from datetime import date, datetime, time, timedelta
 
 DAY = timedelta(days=1)
 OPEN_YEARS = 10  # how far "before X" / "until X" reach back, and "after a future X" forward
@@ -33,6 +33,34 @@ class Span:
 
 def day(d: date) -> Span:
     return Span(d, d)
+
+
+def shift(d: date, unit: str, n: float, hour: int = 12) -> date | None:
+    """``d`` moved by ``n`` units (negative: back): hour, day, week (weekend), fortnight, month, quarter,
+    halfyear, year; hours count from ``hour`` o'clock; half a month is 15 days, half a year six months.
+    None out of the calendar's range."""
+    try:
+        if unit == "hour":
+            return (datetime.combine(d, time(hour)) + timedelta(hours=n)).date()
+        if unit == "day":
+            return d + timedelta(days=n)
+        if unit in ("week", "weekend"):
+            return d + timedelta(weeks=n)
+        if unit == "fortnight":
+            return d + timedelta(weeks=2 * n)
+        if unit == "month" and abs(n) == 0.5:
+            return d + timedelta(days=15 if n > 0 else -15)
+        if unit == "year" and abs(n) == 0.5:
+            return add_months(d, 6 if n > 0 else -6)
+        months = {"month": 1, "quarter": 3, "halfyear": 6}.get(unit, 12)
+        return add_months(d, int(months * n))
+    except (ValueError, OverflowError):
+        return None
+
+
+def between(start: date | None, end: date | None, until_now: bool = False) -> Span | None:
+    """[start, end], or None when an end is missing or the span would run backwards."""
+    return Span(start, end, until_now) if start is not None and end is not None and start <= end else None
 
 
 def make_date(year: int, month: int, day_number: int) -> date | None:

@@ -11,16 +11,15 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import date, datetime, time, timedelta
+from datetime import date, timedelta
 from functools import partial
 
 from . import named_days, words
 from .dates import (
     DAY,
     Span,
-    add_months,
-    add_years,
     apply_part,
+    between,
     day,
     day_of_month_recent,
     iso_week,
@@ -32,6 +31,7 @@ from .dates import (
     season_of_year,
     season_relative,
     seen_from,
+    shift,
     shift_month,
     week_span,
     weekday_relative,
@@ -129,36 +129,9 @@ def _month_number(name: str) -> int:
     return words.MONTH_NAMES.get(name) or words.MONTH_ABBREVIATIONS[name.rstrip(".")]
 
 
-def _shift(today: date, unit: str, n: int, hour: int) -> date | None:
-    """``today`` moved by ``n`` units (negative: back); hours count from ``hour`` o'clock. None out of
-    the calendar's range."""
-    try:
-        if unit == "hour":
-            return (datetime.combine(today, time(hour)) + timedelta(hours=n)).date()
-        if unit == "day":
-            return today + n * DAY
-        if unit in ("week", "weekend"):
-            return today + timedelta(weeks=n)
-        if unit == "fortnight":
-            return today + timedelta(weeks=2 * n)
-        if unit == "month":
-            return add_months(today, n)
-        if unit == "quarter":
-            return add_months(today, 3 * n)
-        if unit == "halfyear":
-            return add_months(today, 6 * n)
-        return add_years(today, n)
-    except (ValueError, OverflowError):
-        return None
-
-
-def _between(start: date | None, end: date | None, until_now: bool = False) -> Span | None:
-    return Span(start, end, until_now) if start is not None and end is not None and start <= end else None
-
-
 def _offset_day(unit: str, n: int, hour: int, d: date, direction: int) -> Span | None:
     """The day ``n`` units before (``direction`` -1) or after (+1) ``d``: "two weeks before August 11"."""
-    moved = _shift(d, unit, direction * n, hour)
+    moved = shift(d, unit, direction * n, hour)
     return day(moved) if moved else None
 
 
@@ -235,7 +208,7 @@ def _days_of_relative_months(text: str, ctx: Context) -> list[Found]:
                rf" of (?P<w>{LAST}|{THIS}|{NEXT}) month{E}")  # fmt: skip
     for m in re.finditer(pattern, text):
         month = shift_month(ctx.today, {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[m["w"]]]).start
-        span = _between(make_date(month.year, month.month, int(m["d1"])),
+        span = between(make_date(month.year, month.month, int(m["d1"])),
                         make_date(month.year, month.month, int(m["d2"] or m["d1"])))  # fmt: skip
         if span:
             out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_DATE))
@@ -253,7 +226,7 @@ def _day_of_month(
     m: re.Match[str], month: int, d1: int, d2: int | None, year: int | None, ctx: Context
 ) -> Found | None:
     def in_year(y: int) -> Span | None:
-        return _between(make_date(y, month, d1), make_date(y, month, d2 or d1))
+        return between(make_date(y, month, d1), make_date(y, month, d2 or d1))
 
     if year is not None:
         span = in_year(year)
@@ -347,7 +320,7 @@ def _ago(text: str, ctx: Context) -> list[Found]:
         n = number(word)
         if word in words.VAGUE or n is None or unit in ("weekend", "quarter") or (m["u1"] and unit == "hour"):
             continue  # "haven't talked in a few days" is not a date
-        moved = _shift(today, unit, n, ctx.hour)
+        moved = shift(today, unit, n, ctx.hour)
         if moved:
             out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
     return out
@@ -368,7 +341,7 @@ def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
         low, high = number(groups["n1"]), number(groups["n2"])
         if low is None or high is None or not low < high <= low + 5:
             return None
-        return _between(_shift(today, unit, -high, ctx.hour), _shift(today, unit, -low, ctx.hour))
+        return between(shift(today, unit, -high, ctx.hour), shift(today, unit, -low, ctx.hour))
     n_word = groups["n"]
     if n_word in words.VAGUE:
         return _vague_ago(unit, words.VAGUE[n_word], today)
@@ -377,7 +350,7 @@ def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
         return None
     if unit == "weekend":
         return relative_period("weekend", today, -n)
-    moved = _shift(today, unit, -n, ctx.hour)
+    moved = shift(today, unit, -n, ctx.hour)
     return day(moved) if moved else None
 
 
@@ -391,7 +364,7 @@ def _vague_ago(unit: str, vague: int, today: date) -> Span | None:
     if unit == "month":
         return Span(today - (90 if couple else 150) * DAY, today - (30 if couple else 60) * DAY)
     if unit == "year":
-        return _between(_shift(today, "year", -3 if couple else -5, 0), _shift(today, "year", -1 if couple else -2, 0))
+        return between(shift(today, "year", -3 if couple else -5, 0), shift(today, "year", -1 if couple else -2, 0))
     return None
 
 
@@ -475,9 +448,9 @@ def _durations(text: str, ctx: Context) -> list[Found]:
             if n is None or n == 0:
                 continue
             if direction == "past":
-                span = _between(_shift(ctx.today, unit, -n, ctx.hour), ctx.today, until_now=True)
+                span = between(shift(ctx.today, unit, -n, ctx.hour), ctx.today, until_now=True)
             else:
-                span = _between(ctx.today, _shift(ctx.today, unit, n, ctx.hour))
+                span = between(ctx.today, shift(ctx.today, unit, n, ctx.hour))
             if span:
                 out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
     return out
@@ -567,7 +540,7 @@ def _chains(text: str, ctx: Context) -> list[Found]:
     out = []
     today = ctx.today
     for unit, forms in _CHAIN_UNITS.items():
-        for pattern, shift in (
+        for pattern, steps in (
             (rf"{B}(?:the )?(?:{forms}) before last{E}", -2),
             (rf"{B}(?:the )?(?:{forms}) after next{E}", 2),
             (rf"{B}(?:vorletzte|vorletzten|vorletzter|vorletztes|vorvergangene|vorvergangenen) (?:{forms}){E}", -2),
@@ -579,7 +552,7 @@ def _chains(text: str, ctx: Context) -> list[Found]:
             (rf"{B}(?:на |в )?позапрошл\w* (?:{forms}){E}", -2),
         ):
             for m in re.finditer(pattern, text):
-                out.append(Found(m.start(), m.end(), relative_period(unit, today, shift), unit, RANK_AGO))
+                out.append(Found(m.start(), m.end(), relative_period(unit, today, steps), unit, RANK_AGO))
     for m in re.finditer(rf"{B}(?:the |el |la |le |il )?(?P<d>{WEEKDAY}) (?:before last|antes del pasado|avant-dernier)"
                          rf"{E}|{B}(?:am |l'|le )?(?:vorletzten|vorletzter|vorletzte|avant-dernier|avant-dernière) "
                          rf"(?P<e>{WEEKDAY}){E}", text):  # fmt: skip
