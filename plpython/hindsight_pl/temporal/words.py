@@ -318,7 +318,7 @@ AROUND_BEFORE = [(r"(?:a)?round|circa|rund um|vers(?: le| la)?|autour d[eu]|aux 
 
 # open ends: the words before X -> since / after / before / until
 OPEN_BEFORE: list[tuple[str, str]] = [
-    (r"(?:ever )?since|starting(?: in| from| on)?|beginning(?: in| from)?|as of", "since"),
+    (r"(?:ever )?since|starting(?: in| from| on)?|beginning(?: in| from)?", "since"),
     (r"after", "after"), (r"before|prior to|earlier than|ahead of", "before"),
     (r"until|till|til|up to|up until|through", "until"),
     (r"seit(?: dem| der)?|ab(?: dem| der)?", "since"), (r"nach(?: dem| der)?", "after"),
