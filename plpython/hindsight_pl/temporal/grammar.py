@@ -191,7 +191,7 @@ def _placed_in_years(text: str, kept: list[Found], rules: Rules) -> list[Found]:
 def _anchored(text: str, kept: list[Found], rules: Rules) -> list[Found]:
     """A relative period seen from a date: "the week before 16 November 2023" (the calendar week before
     that date's), "last weekend before April 10", "the Sunday before October 25", "two weeks before
-    August 11" (that day), "the day after Christmas"; the window runs on to (or from) the anchor day."""
+    August 11" (that day), "the day after Christmas": each as it would be said on that date."""
     out: list[Found] = []
     i = 0
     while i < len(kept):
@@ -201,11 +201,8 @@ def _anchored(text: str, kept: list[Found], rules: Rules) -> list[Found]:
             between = text[f.end : anchor.start]
             direction = next((d for pattern, d in rules.anchor if pattern.match(between)), 0)
             if direction:
-                day = anchor.span.start if direction < 0 else anchor.span.end
-                span = f.anchored(day, direction)
+                span = f.anchored(anchor.span.start if direction < 0 else anchor.span.end, direction)
                 if span is not None:
-                    if direction < 0:  # what happened the week before 16 November is often told on 16 November,
-                        span = Span(span.start, max(span.end, day))  # and a memory is dated when it was told
                     out.append(Found(f.start, anchor.end, span, "period", RANK_COMBINED))
                     i += 2
                     continue
