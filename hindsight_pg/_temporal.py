@@ -16,10 +16,12 @@ def parse_temporal(
     hemisphere: str = "north",
 ) -> tuple[datetime, datetime] | None:
     """The date window ``query`` talks about: ``(start, end)`` aware datetimes in ``time_zone`` covering whole
-    days (00:00 to 23:59:59.999999), counted from ``reference`` (default now; naive means UTC), or None.
+    days (00:00 to 23:59:59.999999), or ending at ``reference`` itself for an open end ("since January",
+    "the past three months"); days are counted from ``reference`` (default now; naive means UTC). None when
+    the query has no time constraint.
 
     Same rules as ``hindsight.parse_temporal`` in SQL (docs/temporal.md): "last week" is the previous
-    Monday-Sunday, "last spring" the most recent March-May that has ended, 上周 the previous week.
+    Monday-Sunday, "between March and May" March 1 to May 31, 上周 the previous week, 周一鹏 a person.
     Raises :class:`InvalidInputError` for an unknown time zone or hemisphere.
     """
     try:
