@@ -532,6 +532,20 @@ _CHAIN_UNITS = {
     "year": "year|année|año|anno|jahr|году|год|года",
     "weekend": "weekend|week-end|fin de semana|wochenende|выходных|выходные",
 }
+# (words around a unit, periods from this one): the week before last, vorletzte Woche, la semana antepasada
+_CHAIN_FORMS = [
+    (r"(?:the )?(?:{u}) before last", -2),
+    (r"(?:the )?(?:{u}) after next", 2),
+    (r"(?:vorletzte|vorletzten|vorletzter|vorletztes|vorvergangene|vorvergangenen) (?:{u})", -2),
+    (r"(?:übernächste|übernächsten|übernächster|übernächstes) (?:{u})", 2),
+    (r"(?:la |el )?(?:{u}) antepasad[ao]", -2),
+    (r"(?:l'|la |le )?avant-derni(?:er|ère) (?:{u})", -2),
+    (r"(?:la |il |l')?(?:{u}) prima del(?:la|lo|l')? scors[ao]", -2),
+    (r"(?:la |il |l')?(?:{u}) dopo (?:la|il|lo|l') ?prossim[ao]", 2),
+    (r"(?:на |в )?позапрошл\w* (?:{u})", -2),
+]
+_CHAINS = [(re.compile(rf"{B}{form.format(u=forms)}{E}"), unit, steps)
+           for unit, forms in _CHAIN_UNITS.items() for form, steps in _CHAIN_FORMS]  # fmt: skip
 
 
 def _chains(text: str, ctx: Context) -> list[Found]:
@@ -539,20 +553,9 @@ def _chains(text: str, ctx: Context) -> list[Found]:
     prima della scorsa) and after next; the Monday before last / after next; this past Monday."""
     out = []
     today = ctx.today
-    for unit, forms in _CHAIN_UNITS.items():
-        for pattern, steps in (
-            (rf"{B}(?:the )?(?:{forms}) before last{E}", -2),
-            (rf"{B}(?:the )?(?:{forms}) after next{E}", 2),
-            (rf"{B}(?:vorletzte|vorletzten|vorletzter|vorletztes|vorvergangene|vorvergangenen) (?:{forms}){E}", -2),
-            (rf"{B}(?:übernächste|übernächsten|übernächster|übernächstes) (?:{forms}){E}", 2),
-            (rf"{B}(?:la |el )?(?:{forms}) antepasad[ao]{E}", -2),
-            (rf"{B}(?:l'|la |le )?avant-derni(?:er|ère) (?:{forms}){E}", -2),
-            (rf"{B}(?:la |il |l')?(?:{forms}) prima del(?:la|lo|l')? scors[ao]{E}", -2),
-            (rf"{B}(?:la |il |l')?(?:{forms}) dopo (?:la|il|lo|l') ?prossim[ao]{E}", 2),
-            (rf"{B}(?:на |в )?позапрошл\w* (?:{forms}){E}", -2),
-        ):
-            for m in re.finditer(pattern, text):
-                out.append(Found(m.start(), m.end(), relative_period(unit, today, steps), unit, RANK_AGO))
+    for pattern, unit, steps in _CHAINS:
+        for m in pattern.finditer(text):
+            out.append(Found(m.start(), m.end(), relative_period(unit, today, steps), unit, RANK_AGO))
     for m in re.finditer(rf"{B}(?:the |el |la |le |il )?(?P<d>{WEEKDAY}) (?:before last|antes del pasado|avant-dernier)"
                          rf"{E}|{B}(?:am |l'|le )?(?:vorletzten|vorletzter|vorletzte|avant-dernier|avant-dernière) "
                          rf"(?P<e>{WEEKDAY}){E}", text):  # fmt: skip
