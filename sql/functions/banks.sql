@@ -204,13 +204,11 @@ BEGIN
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN
         RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';
     END IF;
-    IF config ? 'time_zone' THEN
-        BEGIN
-            PERFORM now() AT TIME ZONE (config->>'time_zone');
-        EXCEPTION WHEN invalid_parameter_value THEN
-            RAISE EXCEPTION 'unknown time zone "%"', config->>'time_zone'
-                USING ERRCODE = '22023', HINT = 'Use an IANA name such as UTC or Europe/Berlin.';
-        END;
+    -- The query analysis (hindsight_pl.temporal) reads the zone: it must know it too.
+    IF config ? 'time_zone'
+       AND (SELECT problem FROM hindsight._parse_temporal('', now(), config->>'time_zone', 'north')) IS NOT NULL THEN
+        RAISE EXCEPTION 'unknown time zone "%"', config->>'time_zone'
+            USING ERRCODE = '22023', HINT = 'Use an IANA name such as UTC or Europe/Berlin, or an offset such as +02:00.';
     END IF;
     IF config ? 'text_search_config' THEN
         BEGIN

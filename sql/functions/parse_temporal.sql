@@ -14,7 +14,8 @@ AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from datetime import datetime
 try:
-    found = hpl.temporal.parse_temporal(query or "", datetime.fromisoformat(reference), time_zone, hemisphere)
+    found = hpl.temporal.parse_temporal(query or "", datetime.fromisoformat(reference), time_zone or "UTC",
+                                        hemisphere or "north")
 except ValueError as exc:
     return None, None, str(exc)
 if found is None:
@@ -39,10 +40,15 @@ DECLARE
     found record;
 BEGIN
     PERFORM hindsight._require_python();
+    IF isfinite(reference) IS false THEN
+        RAISE EXCEPTION 'reference must be a finite timestamp, got %', reference USING ERRCODE = '22023',
+            HINT = 'Leave it out (or NULL) for now().';
+    END IF;
     SELECT * INTO found FROM hindsight._parse_temporal(query, coalesce(reference, now()), time_zone, hemisphere);
     IF found.problem IS NOT NULL THEN
         RAISE EXCEPTION '%', found.problem USING ERRCODE = '22023',
-            HINT = 'time_zone: an IANA name such as UTC or Europe/Berlin; hemisphere: north or south.';
+            HINT = 'time_zone: an IANA name such as UTC or Europe/Berlin, or an offset such as +02:00; '
+                   'hemisphere: north or south.';
     END IF;
     IF found.window_start IS NULL THEN
         RETURN NULL;
@@ -56,8 +62,9 @@ $$The date window a query talks about, as whole days in time_zone: [first day 00
 days counted from reference seen in that zone; NULL when the query has no time constraint. Ranges, open
 ends, durations, parts of periods, relative chains, seasons, quarters, holidays and times of day in
 English, German, French, Spanish, Italian, Russian and Chinese (and Japanese's common forms); dateparser
-for numeric dates no rule takes (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
-Raises 22023 for an unknown time zone or hemisphere.$$;
+for slash dates no rule takes (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
+time_zone: an IANA name in any case, or an offset such as +02:00; NULL time_zone, hemisphere or reference
+mean their defaults. Raises 22023 for an unknown time zone or hemisphere, or an infinite reference.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._query_window(
     query text,
@@ -85,11 +92,11 @@ COMMENT ON FUNCTION hindsight._query_window(text, timestamptz, jsonb) IS
     'The window recall uses when no temporal_window is given: hindsight.parse_temporal of the query at the '
     'query timestamp with the bank''s time_zone and hemisphere; NULL when there is none or the analysis fails.';
 
-CREATE OR REPLACE FUNCTION hindsight._window_covers_bank(
+CREATE OR REPLACE FUNCTION hindsight._window_reach(
     bank_id text,
     query_window tstzrange
 )
-RETURNS bool
+RETURNS text
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
@@ -98,13 +105,21 @@ DECLARE
     first_mention timestamptz;
     last_mention timestamptz;
 BEGIN
-    -- Two probes of memory_units_mentioned_idx (bank_id, mentioned_at).
+    -- Two probes of memory_units_mentioned_idx (bank_id, mentioned_at), then one of memory_units_time_idx.
     SELECT min(u.mentioned_at), max(u.mentioned_at) INTO first_mention, last_mention
-    FROM hindsight.memory_units u WHERE u.bank_id = _window_covers_bank.bank_id;
-    RETURN first_mention IS NOT NULL AND query_window @> first_mention AND query_window @> last_mention;
+    FROM hindsight.memory_units u WHERE u.bank_id = _window_reach.bank_id;
+    IF first_mention IS NOT NULL AND query_window @> first_mention AND query_window @> last_mention THEN
+        RETURN 'the window covers the bank';
+    END IF;
+    IF NOT EXISTS (SELECT 1 FROM hindsight.memory_units u
+                   WHERE u.bank_id = _window_reach.bank_id
+                     AND hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && query_window) THEN
+        RETURN 'the window holds no unit of the bank';
+    END IF;
+    RETURN NULL;
 END
 $$;
-COMMENT ON FUNCTION hindsight._window_covers_bank(text, tstzrange) IS
-    'True when the window holds the bank''s first and last mention (mentioned_at): it cannot narrow the bank, so '
-    'recall runs no temporal arm for it and ranks as without a window (docs/temporal.md, "Windows that cover the '
-    'bank"). False for a bank with no mentioned unit.';
+COMMENT ON FUNCTION hindsight._window_reach(text, tstzrange) IS
+    'Why a window cannot narrow a bank, or NULL when it can: it holds the bank''s first and last mention '
+    '(mentioned_at), or no unit''s time overlaps it. Recall then runs no temporal arm and ranks as without a '
+    'window (docs/temporal.md, "In recall").';

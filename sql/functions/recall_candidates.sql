@@ -100,7 +100,7 @@ DECLARE
     query_terms text[];
     window_used tstzrange := temporal_window;
     window_asked tstzrange;
-    window_covers_bank bool := false;
+    window_idle text;
     semantic_hits hindsight._arm_hit[] := '{}';
     bm25_hits hindsight._arm_hit[] := '{}';
     graph_hits hindsight._arm_hit[] := '{}';
@@ -168,12 +168,14 @@ BEGIN
         window_used := hindsight._query_window(query, coalesce(query_timestamp, now()), cfg);
         ms := ms || jsonb_build_object('query_analysis', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
-    -- A window that holds the whole bank ("since 2010" in a bank that starts in 2023) cannot
-    -- narrow anything: no temporal arm, and the ranking of a question without a window.
+    -- A window that holds the whole bank ("since 2010" in a bank that starts in 2023), or no unit of
+    -- it, cannot narrow anything: no temporal arm, and the ranking of a question without a window.
     window_asked := window_used;
-    IF window_used IS NOT NULL AND hindsight._window_covers_bank(bank_id, window_used) THEN
-        window_covers_bank := true;
-        window_used := NULL;
+    IF window_used IS NOT NULL THEN
+        window_idle := hindsight._window_reach(bank_id, window_used);
+        IF window_idle IS NOT NULL THEN
+            window_used := NULL;
+        END IF;
     END IF;
 
     -- Temporal arm.
@@ -221,7 +223,7 @@ BEGIN
                                     ELSE jsonb_build_object('start', lower(window_asked), 'end', upper(window_asked),
                                                             'source', CASE WHEN temporal_window IS NULL THEN 'query'
                                                                            ELSE 'argument' END,
-                                                            'covers_bank', window_covers_bank) END,
+                                                            'narrows', window_idle IS NULL) END,
             'query_analysis_ms', ms->'query_analysis',
             'filters', jsonb_build_object('types', types, 'tags', tags, 'tags_match', tags_match),
             'arms', jsonb_build_object(
@@ -241,7 +243,7 @@ BEGIN
                     'hits', hindsight._trace_hits(graph_hits)),
                 'temporal', jsonb_build_object(
                     'ran', 'temporal' = ANY (run_arms) AND window_used IS NOT NULL,
-                    'skipped', CASE WHEN window_covers_bank THEN 'the window covers the bank' END, 'ms', ms->'temporal',
+                    'skipped', window_idle, 'ms', ms->'temporal',
                     'hits', hindsight._trace_hits(temporal_hits))),
             'fusion', jsonb_build_object(
                 'method', fusion, 'k', (cfg->>'rrf_k')::float8, 'arm_weights', cfg->'arm_weights',

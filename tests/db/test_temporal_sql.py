@@ -84,7 +84,7 @@ def test_open_ends_close_at_the_reference_instant(db):
     assert (window.lower.date().isoformat(), window.upper.date().isoformat()) == ("2024-12-22", "2024-12-28")
 
 
-def test_a_window_that_covers_the_bank_runs_no_temporal_arm(db):
+def test_a_window_that_covers_the_bank_or_holds_none_of_it_runs_no_temporal_arm(db):
     bank(db, "w")
     put(db, "w", [
         {"text": "Alice started the migration.", "embedding": vec(d0=1, d1=1), "mentioned_at": "2024-03-12T10:00Z"},
@@ -101,16 +101,41 @@ def test_a_window_that_covers_the_bank_runs_no_temporal_arm(db):
     without, _ = ranked()
     # "since 2020" holds every mention of the bank (March to October 2024): it narrows nothing
     covering, trace = ranked(temporal_window="[2020-01-01, 2024-11-01]")
-    assert trace["temporal_window"]["covers_bank"] is True
-    assert trace["arms"]["temporal"] == {**trace["arms"]["temporal"], "ran": False,
-                                         "skipped": "the window covers the bank"}  # fmt: skip
+    assert trace["temporal_window"]["narrows"] is False
+    assert trace["arms"]["temporal"]["ran"] is False
+    assert trace["arms"]["temporal"]["skipped"] == "the window covers the bank"
     assert covering == without  # the same ranking as with no window: recency counts again
+    # a window in which no unit lies narrows nothing either
+    empty, trace = ranked(temporal_window="[2023-01-01, 2023-12-31]")
+    assert trace["arms"]["temporal"]["skipped"] == "the window holds no unit of the bank"
+    assert empty == without
     # a window that leaves October out runs the arm and ranks March and April first
     narrowing, trace = ranked(temporal_window="[2024-03-01, 2024-05-31]")
-    assert trace["temporal_window"]["covers_bank"] is False and trace["arms"]["temporal"]["ran"] is True
+    assert trace["temporal_window"]["narrows"] is True and trace["arms"]["temporal"]["ran"] is True
+    assert trace["arms"]["temporal"]["skipped"] is None
     assert narrowing[-1][0] == without[0][0]  # October: first without a window, last under March-May
     # the same from the query text: "since 2020" is parsed, covers the bank, and runs no arm
     recall(db, "w", "What was Alice doing since 2020?", vec(d0=1), **asked)
     trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
-    assert trace["temporal_window"]["source"] == "query" and trace["temporal_window"]["covers_bank"] is True
+    assert trace["temporal_window"]["source"] == "query" and trace["temporal_window"]["narrows"] is False
     assert trace["arms"]["temporal"]["ran"] is False
+
+
+def test_null_and_odd_arguments(db):
+    reference = datetime(2025, 11, 1, 12, 0, tzinfo=UTC)
+    (window,) = db.execute("SELECT hindsight.parse_temporal('yesterday', %s, NULL, NULL)", (reference,)).fetchone()
+    assert window.lower == datetime(2025, 10, 31, tzinfo=UTC)  # NULL: the defaults, UTC and north
+    (window,) = db.execute("SELECT hindsight.parse_temporal('yesterday', %s, 'europe/berlin', 'South')",
+                           (reference,)).fetchone()  # fmt: skip
+    assert window.lower.astimezone(UTC) == datetime(2025, 10, 30, 23, 0, tzinfo=UTC)  # any case, as PostgreSQL
+    (window,) = db.execute("SELECT hindsight.parse_temporal('yesterday', %s, '+02:00')", (reference,)).fetchone()
+    assert window.lower.astimezone(UTC) == datetime(2025, 10, 30, 22, 0, tzinfo=UTC)  # an offset ahead of UTC
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="reference must be a finite timestamp"):
+        db.execute("SELECT hindsight.parse_temporal('yesterday', 'infinity')")
+    assert db.execute("SELECT hindsight.parse_temporal(NULL)").fetchone()[0] is None
+    long = "in 2019 " * 2000  # 16,000 characters: the first 2,000 are read, in well under a second
+    (window,) = db.execute("SELECT hindsight.parse_temporal(%s, %s)", (long, reference)).fetchone()
+    assert window.lower == datetime(2019, 1, 1, tzinfo=UTC)
+    bank(db, "tz", time_zone="utc")  # PostgreSQL and the analyzer both take it
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='unknown time zone "PST"'):
+        bank(db, "tz2", time_zone="PST")  # PostgreSQL knows the abbreviation; the analyzer does not

@@ -282,4 +282,7 @@ def test_dateparser_fallback_takes_real_dates_only():
     assert (span.start, span.end) == (d("2024-03-05"), d("2024-03-05"))
     span = analyze("the meeting of 12 March 2023", W)
     assert (span.start, span.end) == (d("2023-03-12"), d("2023-03-12"))
-    assert analyze("we met on the 3rd and it was fine", W) is None  # a day number alone is too weak
+    span = analyze("we met on the 3rd and it was fine", W)  # "on the 3rd": the most recent 3rd
+    assert (span.start, span.end) == (d("2025-01-03"), d("2025-01-03"))
+    assert analyze("the 3rd floor and the 21st century", W) is None  # a day number without "on" is too weak
+    assert analyze("upgrade to version 10.5, page 12.4, score 3-1", W) is None  # numbers, not dates

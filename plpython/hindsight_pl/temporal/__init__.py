@@ -15,8 +15,10 @@ convention: docs/temporal.md.
 
 from __future__ import annotations
 
+import functools
 import re
-from datetime import date, datetime, time
+import zoneinfo
+from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -26,13 +28,14 @@ from .grammar import window
 from .words import MONTH_NAMES, SEASON_NAMES, TODAY, TOMORROW, WEEKDAY_NAMES, YESTERDAY
 
 __all__ = ["MONTH_NAMES", "SEASON_NAMES", "TODAY", "TOMORROW", "WEEKDAY_NAMES", "YESTERDAY", "Span", "analyze",
-           "parse_temporal"]  # fmt: skip
+           "parse_temporal", "zone"]  # fmt: skip
 
 
 def analyze(query: str, today: date, hemisphere: str = "north", hour: int = 12) -> Span | None:
     """The days ``query`` talks about, seen from ``today`` (``hour``: the reference hour, for "the last 5
     hours"), or None. Never raises for odd dates: arithmetic that leaves the years 1..9999 means no
     window. Raises ``ValueError`` for a hemisphere other than north or south."""
+    hemisphere = str(hemisphere).strip().lower()
     if hemisphere not in SEASON_MONTHS:
         raise ValueError(f"hemisphere must be north or south, got {hemisphere!r}")
     try:
@@ -63,34 +66,49 @@ def parse_temporal(
     None when the query has no time constraint. Raises ``ValueError`` for an unknown time zone or
     hemisphere; any other failure inside the analysis means None.
     """
-    zone = _zone(time_zone)
+    where = zone(time_zone)
     if reference.tzinfo is None:
         reference = reference.replace(tzinfo=ZoneInfo("UTC"))
-    local = reference.astimezone(zone)
+    local = reference.astimezone(where)
     span = analyze(query, local.date(), hemisphere, local.hour)
     if span is None:
         return None
-    start = datetime.combine(span.start, time.min, zone)
-    end = local if span.until_now else datetime.combine(span.end, time.max, zone)
+    start = datetime.combine(span.start, time.min, where)
+    end = local if span.until_now else datetime.combine(span.end, time.max, where)
     return start, end
 
 
-def _zone(name: str) -> Any:
+def zone(name: str) -> Any:
+    """An IANA zone by its name in any case ("utc", "europe/berlin", as PostgreSQL takes them), or a fixed
+    offset written +02:00, -0530, UTC+2."""
+    offset = re.fullmatch(r"(?:utc|gmt)?\s*([+-])(\d{1,2})(?::?(\d{2}))?", str(name).strip().lower())
+    if offset:
+        hours, minutes = int(offset[2]), int(offset[3] or 0)
+        if hours <= 14 and minutes < 60:
+            sign = 1 if offset[1] == "+" else -1
+            return timezone(sign * timedelta(hours=hours, minutes=minutes))
     try:
-        return ZoneInfo(name)
+        return ZoneInfo(_zone_names().get(str(name).strip().lower(), str(name)))
     except (KeyError, ValueError) as exc:
         raise ValueError(f"unknown time zone {name!r}") from exc
 
 
+@functools.lru_cache(maxsize=1)
+def _zone_names() -> dict[str, str]:
+    return {zone.lower(): zone for zone in zoneinfo.available_timezones()}
+
+
 # -- dateparser fallback --------------------------------------------------------------------------
 
-_SIGNAL = re.compile(r"\d{1,4}[-/.]\d{1,2}(?:[-/.]\d{1,4})?|\d{1,2}(?:st|nd|rd|th)\b")
+# a slash date with its year, which no rule reads (whether 03/05/2024 is March or May is dateparser's call);
+# "version 10.5", "3-1", "page 12.4" are not dates
+_SIGNAL = re.compile(r"(?<![\d./])\d{1,2}/\d{1,2}/(?:\d{4}|\d{2})(?![\d/])")
 _RELATIVE_WORDS = {"ago", "hace", "fa", "назад", "tomorrow", "mañana", "domani", "demain", "morgen", "завтра"}
 
 
 def _dateparser(text: str, today: date) -> Span | None:
-    """dateparser's search, for a numeric date no rule took ("notes from 03/05/2024", "5.3.24"); a match
-    counts only with a real date signal."""
+    """dateparser's search, for a slash date no rule takes ("notes from 03/05/2024"), read as dateparser
+    reads it (month first in English); a match counts only with a real date signal."""
     if not _SIGNAL.search(text):
         return None
     from dateparser.search import search_dates  # imported only when needed (about 0.3 s)

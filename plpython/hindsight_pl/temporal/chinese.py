@@ -45,6 +45,7 @@ from .dates import (
     weekday_relative,
     year_span,
 )
+from .european import MAX_CHARACTERS
 from .grammar import (
     RANK_AGO,
     RANK_DATE,
@@ -88,7 +89,13 @@ WEEK = r"(?:周|星期|礼拜)"
 GIVEN_NAME = set("鹏鸣凡帆博诺航涵菲宁然丹民兵峰飞龙辰舟川梅林虎伟芳娜敏静丽强磊军洋勇艳杰娟涛超秀霞刚桂华斌波"
                  "亮鑫宇浩凯健俊帅瑶婷雪琳欣怡佳琪萱轩泽睿哲铭翔鹤鹰彬彤嘉颖倩蕾薇璐瑞昊昕晗晖楠毅坤勋豪锋婕珊"
                  "蓉玲萍燕莉艺翠露霖鸿岩松柏桐榕桦源渊澜淼沛旭曦煜炜烨焱熙琦瑾璇珂琛瑜璟彪虹凤茜婉妍媛娇蕊"
-                 "骏驰腾龙麟琳璋瑛")  # fmt: skip
+                 "骏驰腾龙麟琳璋瑛丰志永玉英兰芬珍红云辉德福洁慧巧美荣宏")  # fmt: skip
+# The most common Chinese surnames (a well-known list, not the names of the tests). A surname right
+# before a month written in Chinese numerals is a person: 李五月, 王五月.
+# (于 / 向 / 万 / 方 / 高 / 白, also common words, are left out: 于五月 is "in May".)
+SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘蒋蔡余杜叶程苏魏吕丁"
+               "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵钱严覃武"
+               "戴莫孔汤")  # fmt: skip
 # A time word's last character and the next one that make a common word: not a time word then.
 COMPOUNDS = {"年糕", "年货", "年画", "月饼", "月亮", "月光", "月球", "月嫂", "月季", "末端", "末尾", "日记", "日志",
              "日元", "日语", "周期", "周岁"}  # fmt: skip
@@ -99,23 +106,25 @@ RECURRING = re.compile(r"每(?:天|日|周|星期|礼拜|个?月|年|季度|逢)
 RULES = Rules(
     Combinators(
         part_after=[
-            (r"的?(?:年初|开年)", "early"),
-            (r"的?年中", "mid"),
-            (r"的?(?:年底|年尾|年末|岁末)", "late"),
-            (r"的?(?:月初|上旬|初)", "early"),
-            (r"的?(?:月中|中旬)", "mid"),
-            (r"的?(?:月底|月末|下旬|底|末)", "late"),
-            (r"的?上半年", "first half"),
-            (r"的?下半年", "second half"),
-            (r"的?(?:上半月)", "first half"),
-            (r"的?(?:下半月)", "second half"),
-            (r"的?第一[周个星期]+", "week 1"),
-            (r"的?第二[周个星期]+", "week 2"),
-            (r"的?第三[周个星期]+", "week 3"),
-            (r"的?第四[周个星期]+", "week 4"),
-            (r"的?最后一[周个星期]+", "week last"),
-            (r"的?(?:第一天|头一天)", "first day"),
-            (r"的?最后一天", "last day"),
+            (r"[的の]?(?:年初|开年)", "early"),
+            (r"[的の]?年中", "mid"),
+            (r"[的の]?(?:年底|年尾|年末|岁末)", "late"),
+            (r"[的の]?(?:月初|上旬|初)", "early"),
+            (r"[的の]?(?:月中|中旬)", "mid"),
+            (r"[的の]?(?:月底|月末|下旬|底|末|终わり|終わり|終り)", "late"),
+            (r"[的の]?(?:初め|始め)", "early"),
+            (r"[的の]?(?:半ば)", "mid"),
+            (r"[的の]?上半年", "first half"),
+            (r"[的の]?下半年", "second half"),
+            (r"[的の]?(?:上半月)", "first half"),
+            (r"[的の]?(?:下半月)", "second half"),
+            (r"[的の]?第一[周个星期]+", "week 1"),
+            (r"[的の]?第二[周个星期]+", "week 2"),
+            (r"[的の]?第三[周个星期]+", "week 3"),
+            (r"[的の]?第四[周个星期]+", "week 4"),
+            (r"[的の]?最后一[周个星期]+", "week last"),
+            (r"[的の]?(?:第一天|头一天)", "first day"),
+            (r"[的の]?最后一天", "last day"),
         ],
         around_after=[(r"前后|左右|附近|ごろ|頃", "day")],
         open_before=[(r"(?:直到|截至|截止到|截止|一直到|到)", "until")],
@@ -160,16 +169,21 @@ def prepare(query: str) -> str:
     """NFKC (full-width digits), traditional characters folded, and what is not a date masked with □
     (same length, so positions stay)."""
     text = unicodedata.normalize("NFKC", query).translate(_TRADITIONAL)
-    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()[:MAX_CHARACTERS]
     for title in TITLES:
         text = text.replace(title, "□" * len(title))
-    # the surname 周 + a weekday numeral + a given-name character: a person
+    # the surname 周 + a weekday numeral + a given-name character: a person (周一鹏)
     text = re.sub(
         r"(?<![上下本这每个])周([一二三四五六日天])([\u4e00-\u9fff])",
         lambda m: "□□□" if m.group(2) in GIVEN_NAME else m.group(0),
         text,
     )
-    return text
+    # a surname that starts a word + a month in Chinese numerals: a person (李五月来了吗)
+    return re.sub(
+        r"(?:^|(?<=[^\u4e00-\u9fff])|(?<=[和跟与对给向问找请让被把是]))([\u4e00-\u9fff])([一二三四五六七八九十]+月)(?!份|[0-9零〇一二两三四五六七八九十]+[日号])",
+        lambda m: "□" * len(m.group(0)) if m.group(1) in SURNAMES else m.group(0),
+        text,
+    )
 
 
 def blocks_fallback(query: str) -> bool:
@@ -192,9 +206,9 @@ def _year(digits: str | None, word: str | None, today: date) -> int | None:
 
 
 YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "上一年": -1, "今年": 0, "本年": 0, "当年": 0, "明年": 1,
-              "下一年": 1, "后年": 2, "大后年": 3, "一昨年": -2, "来年": 1, "再来年": 2}  # fmt: skip
+              "下一年": 1, "后年": 2, "大后年": 3, "一昨年": -2, "昨年": -1, "来年": 1, "再来年": 2}  # fmt: skip
 _YEAR_WORD = "|".join(sorted(YEAR_WORDS, key=len, reverse=True))
-YEAR_PREFIX = rf"(?:(?P<yd>{NUM})年|(?P<yw>{_YEAR_WORD}))?的?"
+YEAR_PREFIX = rf"(?:(?P<yd>{NUM})年|(?P<yw>{_YEAR_WORD}))?[的の]?"
 DAY_WORDS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0, "本日": 0, "当天": 0,
              "当日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "一昨日": -2, "明后日": 2, "今晚": 0,
              "今早": 0, "今晨": 0, "今夜": 0, "今朝": 0, "昨晚": -1, "昨夜": -1, "昨晨": -1, "明早": 1, "明晚": 1,
@@ -271,7 +285,7 @@ def _months(text: str, today: date, hour: int, hemisphere: str, future: bool) ->
     """2024年3月, 去年12月, 3月 / 十二月(份) (the most recent that has started), 上个月 / 下下个月 / 先月, and a
     month's part alone (月初, 中旬, 月底: this month's)."""
     out = []
-    for m in re.finditer(rf"(?:(?P<y>{NUM})年|(?P<yw>{_YEAR_WORD})的?)(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
+    for m in re.finditer(rf"(?:(?P<y>{NUM})年|(?P<yw>{_YEAR_WORD})[的の]?)(?P<m>{NUM})月份?(?!{NUM}[日号])", text):
         year, month = _year(m["y"], m["yw"], today), number(m["m"])
         if year and 1 <= month <= 12:
             out.append(Found(m.start(), m.end(), month_span(year, month), "month", RANK_PERIOD, year_given=True))
@@ -330,7 +344,7 @@ def _weeks(text: str, today: date, hour: int, hemisphere: str, future: bool) -> 
     out = []
     for m in re.finditer(rf"(?P<p>上上|下下|上|下|本|这)(?:一)?个?{WEEK}(?:的)?(?P<d>[一二三四五六日天末])?", text):
         out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, WEEKDAY))
-    for m in re.finditer(r"(?P<p>先々|先先|先|今|再来|来)周(?:の)?(?:(?P<d>[月火水木金土日])曜日?)?", text):
+    for m in re.finditer(r"(?P<p>先々|先先|先|今|再来|来)周(?:の)?(?:(?P<d>[月火水木金土日末])(?:曜日?)?)?", text):
         out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, JA_WEEKDAY))
     for m in re.finditer(rf"(?<![上下本这个每□])(?:{WEEK})(?P<d>[一二三四五六日天末])", text):
         if m["d"] == "末":
@@ -352,7 +366,7 @@ def _week_found(m: re.Match[str], shift: int, today: date, names: dict[str, int]
         return Found(m.start(), m.end(), week, "week", RANK_RELATIVE, current=shift == 0)
     if which == "末":
         return Found(m.start(), m.end(), Span(week.start + 5 * DAY, week.end), "weekend", RANK_RELATIVE)
-    return Found(m.start(), m.end(), day(week.start + timedelta(days=names[which])), "day", RANK_WEEKDAY)
+    return Found(m.start(), m.end(), day(week.start + timedelta(days=names[which])), "day", RANK_WEEKDAY, in_week=True)
 
 
 def _days(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
@@ -392,7 +406,13 @@ def _seasons(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     """今年夏天, 去年冬天 (the season that starts in that year: how 去年冬天 is said), 2023年夏天, 春天 (the
     most recent that has started)."""
     out = []
-    for m in re.finditer(rf"{YEAR_PREFIX}(?P<s>[春夏秋冬])(?:天|季)", text):
+    for m in re.finditer(rf"{YEAR_PREFIX}(?P<s>[春夏秋冬])(?:天|季)|(?P<jw>{_YEAR_WORD})の(?P<js>[春夏秋冬])", text):
+        if m["js"]:  # 去年の夏
+            season = SEASONS[m["js"]]
+            out.append(Found(m.start(), m.end(), season_span(season, today.year + YEAR_WORDS[m["jw"]], hemisphere),
+                             "season", RANK_SEASON,
+                             year_given=True, in_year=partial(season_span, season, hemisphere=hemisphere)))  # fmt: skip
+            continue
         season = SEASONS[m["s"]]
         in_year = partial(season_span, season, hemisphere=hemisphere)
         if m["yd"] or m["yw"]:
@@ -406,7 +426,7 @@ def _seasons(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     return out
 
 
-_UNIT = r"(?P<u>小时|个小时|钟头|天|日|周间|周|个星期|星期|个礼拜|礼拜|个月|年|ヶ月|か月|カ月|箇月)"
+_UNIT = r"(?P<u>个小时|小时|钟头|时间|天|日|周间|周|个星期|星期|个礼拜|礼拜|个月|年|ヶ月|か月|カ月|箇月)"
 _COUNT = r"(?P<n>[0-9]{1,3}|[一二两三四五六七八九十百廿卅]+|半|几|两三|三四|一两|二三|四五|五六)"
 _PAIRS = {"两三": (2, 3), "二三": (2, 3), "三四": (3, 4), "一两": (1, 2), "四五": (4, 5), "五六": (5, 6)}
 _FEW = {"day": (5, 2), "week": (35, 14), "month": (150, 60)}  # 几天前 / 几周前 / 几个月前: days back, as in English

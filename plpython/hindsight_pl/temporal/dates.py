@@ -4,7 +4,8 @@ Conventions (docs/temporal.md): weeks run Monday to Sunday; seasons are meteorol
 (northern: spring March-May, summer June-August, autumn September-November, winter
 December-February; the southern hemisphere swaps them); parts of a period are thirds
 (days 1-10 / 11-20 / 21-end of a month, January-April / May-August / September-December of a
-year, the months of a season or quarter).
+year, the months of a season or quarter, Monday-Tuesday / Wednesday-Thursday / Friday-Sunday of a
+week).
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def shift(d: date, unit: str, n: float, hour: int = 12) -> date | None:
             return d + timedelta(days=15 if n > 0 else -15)
         if unit == "year" and abs(n) == 0.5:
             return add_months(d, 6 if n > 0 else -6)
-        months = {"month": 1, "quarter": 3, "halfyear": 6}.get(unit, 12)
+        months = {"month": 1, "quarter": 3, "halfyear": 6, "decade": 120}.get(unit, 12)
         return add_months(d, int(months * n))
     except (ValueError, OverflowError):
         return None
@@ -236,9 +237,11 @@ def day_of_month_recent(month: int, day_number: int, today: date) -> date | None
 
 def open_before(span: Span, today: date, inclusive: bool) -> Span:
     """ "before X" (``inclusive`` False) / "until X" (True): from ten years before X begins, or from
-    today when X lies in the future, to the day before X / X's last day."""
+    today when X lies in the future (or, for "until", has begun and not ended), to the day before X / X's
+    last day."""
     end = span.end if inclusive else span.start - DAY
-    start = today if span.start > today else add_years(span.start, -OPEN_YEARS)
+    ongoing = inclusive and span.start < today <= span.end  # "until the end of the year", asked in November
+    start = today if span.start > today or ongoing else add_years(span.start, -OPEN_YEARS)
     return Span(start, max(start, end))
 
 
@@ -251,15 +254,15 @@ def open_after(span: Span, today: date, inclusive: bool) -> Span:
     return Span(start, today, until_now=True)
 
 
-# Parts of a period: the share of it a part word names, as (first third, last third) in thirds of the
-# period's months (years, seasons, quarters) or of its days (months).
-PARTS = ("early", "mid", "late", "first half", "second half", "first day", "last day",
-         "week 1", "week 2", "week 3", "week 4", "week last")  # fmt: skip
-
-
 def apply_part(span: Span, kind: str, part: str) -> Span | None:
     """The ``part`` of ``span`` (a period of ``kind`` month, year, season or quarter), or None when the
     part does not apply to that kind (the period is then kept whole by the caller)."""
+    if part in ("weekend 1", "weekend last") and kind == "month":  # its first / last Saturday and the Sunday after
+        if part == "weekend 1":
+            saturday = span.start + timedelta(days=(5 - span.start.weekday()) % 7)
+        else:
+            saturday = span.end - timedelta(days=(span.end.weekday() - 5) % 7)
+        return Span(saturday, saturday + DAY)
     if part == "first day":
         return day(span.start)
     if part == "last day":
@@ -278,6 +281,11 @@ def apply_part(span: Span, kind: str, part: str) -> Span | None:
         if months is None:
             return None
         return Span(date(span.start.year, months[0], 1), month_span(span.start.year, months[1]).end)
+    if kind == "week":  # early: Monday-Tuesday, mid: Wednesday-Thursday, late: Friday-Sunday
+        days = {"early": (0, 1), "mid": (2, 3), "late": (4, 6)}.get(part)
+        if days is None:
+            return None
+        return Span(span.start + days[0] * DAY, span.start + days[1] * DAY)
     if kind in ("season", "quarter"):
         index = {"early": 0, "mid": 1, "late": 2}.get(part)
         if index is None:

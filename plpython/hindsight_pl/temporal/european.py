@@ -18,6 +18,7 @@ from . import named_days, words
 from .dates import (
     DAY,
     Span,
+    add_months,
     apply_part,
     between,
     day,
@@ -72,6 +73,7 @@ def _alt(items: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(items), key=len, reverse=True))
 
 
+MAX_CHARACTERS = 2000  # of a question, read; a longer text is cut (docs/temporal.md, "Limits")
 B = r"(?<![\w'])"  # a word starts here
 E = r"(?![\w])"  # a word ends here
 MONTH = _alt([*words.MONTH_NAMES, *words.MONTH_ABBREVIATIONS])
@@ -85,13 +87,14 @@ YEAR = r"(?:1[5-9]|2[0-9])\d\d"
 DOM = r"(?:3[01]|[12]\d|0?[1-9])"  # a day of the month
 DOM_SUFFIX = r"(?:st|nd|rd|th|\.|º|°|er|ᵉʳ|-?е|-?го)?"
 LAST, THIS, NEXT = _alt(words.LAST), _alt(words.THIS), _alt(words.NEXT)
-FUTURE_CUES = re.compile(rf"{B}(?:{_alt(words.FUTURE_CUES)}){E}")
+FUTURE_CUES = re.compile(rf"(?:{B}|(?<=\w)(?='))(?:{_alt(words.FUTURE_CUES)}){E}")
 
 RULES = Rules(
     Combinators(
         part_before=words.PART_BEFORE,
         around_before=words.AROUND_BEFORE,
         open_before=words.OPEN_BEFORE,
+        open_before_strong=words.OPEN_BEFORE_STRONG,
         so_far=words.SO_FAR,
         earlier=words.EARLIER,
         later=words.LATER,
@@ -109,7 +112,7 @@ def normalise(query: str) -> tuple[str, str]:
     """(lower-case text, the same text as written): NFKC (full-width digits become ASCII), one kind
     of apostrophe and dash, single spaces; both strings have the same length, position for position."""
     text = unicodedata.normalize("NFKC", query).replace("’", "'").replace("‘", "'")
-    text = re.sub(r"\s+", " ", text).strip()
+    text = re.sub(r"\s+", " ", text).strip()[:MAX_CHARACTERS]
     lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     lower = re.sub(r"\b(que|qui) (viene|vient)\b", r"\1_\2", lower)  # "el viernes que viene": one modifier
     return lower, text
@@ -119,6 +122,11 @@ def number(word: str) -> int | None:
     if word.isdigit():
         return int(word)
     return words.NUMBERS.get(word) or words.VAGUE.get(word)
+
+
+def _tail(text: str, end: int, reach: int = 60) -> str:
+    """The ``reach`` characters before ``end``: where the words that qualify an atom lie."""
+    return text[max(0, end - reach) : end]
 
 
 def _year_ok(year: int, today: date) -> bool:
@@ -144,12 +152,16 @@ def _next_day(d: date, direction: int) -> Span:
 
 
 def _numeric_dates(text: str, ctx: Context) -> list[Found]:
-    """2024-03-05, 2024/03/05, and day-first 5.3.2024 (German, French, Russian, Italian use it)."""
+    """2024-03-05, 2024/03/05, and day-first 5.3.2024 / 5.3.24 (German, French, Russian, Italian write it
+    so); a two-digit year is the one within twenty years after today, else the century before."""
     out = []
     for pattern, order in ((r"(?<![\w.-])(\d{4})[-/](\d{1,2})[-/](\d{1,2})(?![\w-])", (1, 2, 3)),
-                           (r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4})(?![\w])", (3, 2, 1))):  # fmt: skip
+                           (r"(?<![\w.])(\d{1,2})\.(\d{1,2})\.(\d{4}|\d{2})(?![\w.])", (3, 2, 1))):  # fmt: skip
         for m in re.finditer(pattern, text):
-            found = make_date(*(int(m[i]) for i in order))
+            year, month, day_number = (int(m[i]) for i in order)
+            if len(m[order[0]]) == 2:
+                year += 2000 if year <= ctx.today.year % 100 + 20 else 1900
+            found = make_date(year, month, day_number)
             if found:
                 out.append(Found(m.start(), m.end(), day(found), "day", RANK_DATE, year_given=True))
     return out
@@ -215,10 +227,28 @@ def _days_of_relative_months(text: str, ctx: Context) -> list[Found]:
     return out
 
 
+def _days_alone(text: str, ctx: Context) -> list[Found]:
+    """ "on the 3rd", "since the 21st": the most recent such day of a month, today included (a
+    preposition makes it a date: "the 21st century", "her 3rd birthday" are not)."""
+    out = []
+    pattern = (rf"{B}(?:on|since|until|till|by|before|after|from) (?P<day>(?:the )?(?P<d>{DOM})(?:st|nd|rd|th))"
+               rf"(?! (?:of|century|birthday|anniversary|floor|place|time|round|edition|grade|try|attempt|day|week))"
+               rf"{E}")  # fmt: skip
+    for m in re.finditer(pattern, text):
+        number_ = int(m["d"])
+        for back in range(3):
+            first = add_months(ctx.today.replace(day=1), -back)
+            found = make_date(first.year, first.month, number_)
+            if found and found <= ctx.today:
+                out.append(Found(m.start("day"), m.end(), day(found), "day", RANK_MONTH_DAY))
+                break
+    return out
+
+
 def _may_is_a_month(text: str, m: re.Match[str]) -> bool:
     return bool(
         re.search(r"\d(?:st|nd|rd|th)", m.group(0))
-        or re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", text[: m.start()])
+        or re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", _tail(text, m.start()))
     )
 
 
@@ -267,19 +297,22 @@ def _fixed_days(text: str, ctx: Context) -> list[Found]:
         phrase = m.group(0)
         if phrase == "hier" and _GERMAN.search(text):
             continue
-        if phrase == "morgen" and re.search(r"guten $", text[: m.start()]):
+        if phrase == "morgen" and re.search(r"guten $", _tail(text, m.start())):
             continue
         offset = int(words.FIXED_DAYS[phrase])
         span = day(ctx.today + offset * DAY)
         out.append(Found(m.start(), m.end(), span, "day", RANK_DAY, current=offset == 0))
     # Spanish "mañana" is tomorrow, except "la mañana" / "esta mañana" (the morning)
     for m in re.finditer(r"(?<![\w'])mañana(?!\w)", text):
-        if not re.search(r"(?:la|esta|de|por) $", text[: m.start()]):
+        if not re.search(r"(?:la|esta|de|por) $", _tail(text, m.start())):
             out.append(Found(m.start(), m.end(), day(ctx.today + DAY), "day", RANK_DAY))
     return out
 
 
 _AGO_AFTER = _alt(words.AGO_AFTER)
+_HALF = r"half an?|a half|half|medio|mezzo|un demi|une demie|ein halbes|einem halben"
+_TODAY = r"today|heute|hoy|oggi|aujourd'hui|сегодня"
+BN = r"(?<![\w'.,])"  # a number starts here (not "1.5", not "3,5")
 _ABOUT = _alt(words.ABOUT)
 _AGO_BEFORE = _alt(words.AGO_BEFORE)
 _OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
@@ -291,12 +324,13 @@ def _ago(text: str, ctx: Context) -> list[Found]:
     which only an anchor gives a day ("two weeks before August 11")."""
     out: list[Found] = []
     today = ctx.today
-    count = rf"(?P<n>{NUM}|{VAGUE})"
+    count = rf"(?P<n>{NUM}|{VAGUE}|{_HALF})"
     pairs = rf"(?P<n1>{NUM}) ?{_OR} ?(?P<n2>{NUM})"
     units = rf"(?P<u>{UNIT}|{_alt(words.WEEKDAY_PLURALS)})"
-    for pattern in (
-        rf"{B}(?P<about>(?:{_ABOUT}) )?(?:{pairs}|{count}) {units} (?:{_AGO_AFTER}){E}",
-        rf"{B}(?:{_AGO_BEFORE}) (?:{pairs}|{count}) {units}{E}",
+    for pattern in (  # "a year ago today", "heute vor einem Jahr": today does not outrank it
+        rf"{BN}(?:(?:{_TODAY}) )?(?P<about>(?:{_ABOUT}) )?(?:{pairs}|{count}) {units} (?:{_AGO_AFTER})"
+        rf"(?:,? (?:{_TODAY}))?{E}",
+        rf"{B}(?:(?:{_TODAY}),? )?(?:{_AGO_BEFORE}) (?:{pairs}|{count}) {units}(?:,? (?:{_TODAY}))?{E}",
     ):
         for m in re.finditer(pattern, text):
             span = _ago_span(m, ctx)
@@ -304,6 +338,22 @@ def _ago(text: str, ctx: Context) -> list[Found]:
                 span = widen(span)  # about two weeks ago: three days either side
             if span is not None:
                 out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
+    for m in re.finditer(rf"{B}(?:on )?this (?:day|date) last year{E}|{B}полгода назад{E}", text):
+        moved = shift(today, "year", -1 if m.group(0).endswith("year") else -0.5, ctx.hour)
+        if moved:
+            out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
+    for m in re.finditer(rf"{B}(?:the |in the )?(?:(?P<y>1[5-9]\d0|20\d0)|'?(?P<yy>[1-9]0))'?s{E}", text):
+        decade = int(m["y"]) if m["y"] else 1900 + int(m["yy"])  # the 1990s, the '90s: that decade
+        if _year_ok(decade + 9, today):
+            out.append(Found(m.start(), m.end(), Span(date(decade, 1, 1), date(decade + 9, 12, 31)), "period",
+                             RANK_YEAR))  # fmt: skip
+    for m in re.finditer(rf"{B}(?:the |in the )?(?P<w>twenties|thirties|forties|fifties|sixties|seventies|eighties|"
+                         rf"nineties){E}", text):  # fmt: skip
+        decade = 1900 + 10 * ["twenties", "thirties", "forties", "fifties", "sixties", "seventies", "eighties",
+                              "nineties"].index(m["w"]) + 20  # fmt: skip
+        if m.group(0).startswith(("the", "in the")):  # "in the eighties"; "she is in her eighties" has "her"
+            out.append(Found(m.start(), m.end(), Span(date(decade, 1, 1), date(decade + 9, 12, 31)), "period",
+                             RANK_YEAR))  # fmt: skip
     for m in re.finditer(rf"{B}(?P<n>{NUM}) (?P<u>{UNIT}){E}", text):
         n, unit = number(m["n"]), words.UNITS[m["u"]]
         if n and unit in ("day", "week", "month", "year", "fortnight"):
@@ -345,6 +395,9 @@ def _ago_span(m: re.Match[str], ctx: Context) -> Span | None:
     n_word = groups["n"]
     if n_word in words.VAGUE:
         return _vague_ago(unit, words.VAGUE[n_word], today)
+    if re.fullmatch(_HALF, n_word):  # half a year ago: six months; half a month ago: fifteen days
+        moved = shift(today, unit, -0.5, ctx.hour) if unit in ("month", "year") else None
+        return day(moved) if moved else None
     n = number(n_word)
     if n is None:
         return None
@@ -484,7 +537,7 @@ def _modifier(tokens: list[Token], first: int, last: int | None = None) -> tuple
 def _cue_before(text: str, start: int, cues: list[str], ctx: Context) -> bool:
     """A cue word right before ``start`` ("in May", "during the summer"), not written with a capital
     inside a sentence (that starts a title: "El otoño del patriarca")."""
-    m = re.search(rf"(?:^|(?<=[\s(]))(?P<cue>{_alt(cues)})(?: the| el| la| le| il| der| l')? $", text[:start])
+    m = re.search(rf"(?:^|(?<=[\s(]))(?P<cue>{_alt(cues)})(?: the| el| la| le| il| der| l')? $", _tail(text, start))
     return m is not None and not _cased_cue(ctx, m, "cue")
 
 
@@ -511,7 +564,14 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
         near = _modifier(tokens, first, i)
         which, lo, hi = near or ("this", start, end)
         span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
-        out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=near is None, current=which == "this",
+        weak = near is None
+        if unit == "weekend" and weak and re.search(r"(?:^|\s)the $", _tail(text, start)):
+            # "over the weekend", "how was the weekend?": the most recent one that has begun (the coming one
+            # in a question about the future)
+            weak = False
+            if today.weekday() < 5 and not ctx.future:
+                span = relative_period("weekend", today, -1)
+        out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=weak, current=which == "this",
                          anchored=partial(seen_from, unit)))  # fmt: skip
     for m in re.finditer(rf"{B}(?:the|el|le|la|der|den|dem|il|l'|al|au|am) (?:day|día|dia|jour|tag|giorno|"
                          rf"lendemain|veille)(?= (?:{'|'.join(a for a, _ in words.ANCHOR)}))", text):  # fmt: skip
@@ -592,6 +652,8 @@ def _months(text: str, ctx: Context) -> list[Found]:
         name = _capitalised_name(ctx.cased, start, word)
         cue = _cue_before(text, start, words.MONTH_CUES, ctx) and not name
         weak = not near and not cue and (word in words.AMBIGUOUS_MONTHS or name or word.isascii())
+        if which == "bare" and ctx.future:  # "what will we do in December?": the coming one
+            which = "this" if month >= ctx.today.month else "next"
         span = month_relative(month, ctx.today, which)
         out.append(Found(lo, hi, span, "month", RANK_MONTH, weak=weak,
                          in_year=partial(month_span, month=month), repeats="year"))  # fmt: skip
@@ -612,7 +674,7 @@ def _capitalised_name(cased: str, start: int, word: str) -> bool:
     a name ("Clínica Mayo", "Мая", "Mars")."""
     if word not in _LOWER_CASE_MONTHS or not cased[start : start + 1].isupper():
         return False
-    before = cased[:start].rstrip()
+    before = _tail(cased, start).rstrip()
     return bool(before) and before[-1] not in '.!?¿¡:"«'
 
 
@@ -629,7 +691,7 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
             return season_of_year(season, y, ctx.hemisphere)
 
         year = re.match(rf" (?:of |de |del |di |dell'|des |d')?(?:the year )?({YEAR})(?: года| г\.?)?{E}", text[end:])
-        year_before = re.search(rf"{B}({YEAR}) $", text[:start])
+        year_before = re.search(rf"{B}({YEAR}) $", _tail(text, start))
         if year and _year_ok(int(year[1]), ctx.today):
             out.append(Found(start, end + year.end(), in_year(int(year[1])), "season", RANK_SEASON, year_given=True,
                              in_year=in_year))  # fmt: skip
@@ -645,6 +707,9 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
         # a season needs a cue, a modifier or a year; Russian's instrumental (летом, зимой: "in summer") is one
         weak = not near and not cue and not re.search(r"(?:ом|ой|ью)$", word)
         weak = weak or _capitalised_name(ctx.cased, start, word)
+        if which == "bare" and ctx.future:  # "what will we do in the summer?": the one under way, else the next
+            current = season_relative(season, ctx.today, ctx.hemisphere, "this")
+            which = "this" if current.start <= ctx.today <= current.end else "next"
         span = season_relative(season, ctx.today, ctx.hemisphere, which)
         out.append(Found(lo, hi, span, "season", RANK_SEASON, weak=weak, in_year=in_year, repeats="year"))
     return out
@@ -745,7 +810,7 @@ def _cased_cue(ctx: Context, m: re.Match[str], group: str) -> bool:
     if not m[group]:
         return False
     start = m.start(group)
-    before = ctx.cased[:start].rstrip()
+    before = _tail(ctx.cased, start).rstrip()
     return ctx.cased[start : start + 1].isupper() and bool(before) and before[-1] not in '.!?¿¡:"«'
 
 
@@ -782,15 +847,24 @@ def _weekdays(text: str, ctx: Context) -> list[Found]:
         if week:
             shift = {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[week["m"]]]
             d = week_span(ctx.today, shift).start + timedelta(days=weekday)
-            out.append(Found(start, end + week.end(), day(d), "day", RANK_WEEKDAY))
+            out.append(Found(start, end + week.end(), day(d), "day", RANK_WEEKDAY, in_week=True))
+            continue
+        week = re.search(rf"{B}(?P<m>{LAST}|{THIS}|{NEXT}) (?:week|semana|settimana|semaine|woche|неделе) $",
+                         _tail(text, start))  # fmt: skip
+        if week:  # "letzte Woche Dienstag", "next week Friday"
+            shift = {"last": -1, "this": 0, "next": 1}[words.MODIFIERS[week["m"]]]
+            d = week_span(ctx.today, shift).start + timedelta(days=weekday)
+            out.append(Found(week.start(), end, day(d), "day", RANK_WEEKDAY, in_week=True))
             continue
         near = _modifier(tokens, i)
         which, lo, hi = near or ("bare", start, end)
         d = weekday_relative(weekday, ctx.today, which)
+        if which == "bare" and ctx.future:  # "what will we do on Monday?": the coming one, today included
+            d = ctx.today + timedelta(days=(weekday - ctx.today.weekday()) % 7)
         part = re.match(rf" (?:{_alt(words.DAY_PARTS)}){E}", text[hi:])
         if part:
             hi += part.end()
-        out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week",
+        out.append(Found(lo, hi, day(d), "day", RANK_WEEKDAY, repeats="week", in_week=near is not None,
                          anchored=partial(weekday_seen_from, weekday)))  # fmt: skip
     return out
 
@@ -818,9 +892,9 @@ def _german_compounds(text: str, ctx: Context) -> list[Found]:
     return out
 
 
-FINDERS = [_numeric_dates, _dates, _days_of_relative_months, _german_compounds, _month_years, _fixed_days, _ago,
-           _durations, _relative_units, _chains, _months, _seasons, _quarters, _weeks, _holidays, _years, _weekdays,
-           _nows]  # fmt: skip
+FINDERS = [_numeric_dates, _dates, _days_alone, _days_of_relative_months, _german_compounds, _month_years,
+           _fixed_days, _ago, _durations, _relative_units, _chains, _months, _seasons, _quarters, _weeks, _holidays,
+           _years, _weekdays, _nows]  # fmt: skip
 
 
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
@@ -839,6 +913,10 @@ _STREET = re.compile(r"(?:street|st\.|avenue|ave\.|road|straße|strasse|str\.|pl
                      r"площади|переулок)(?: del| de la| de| des| du| della| dei)? $")  # fmt: skip
 _RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|cada|ogni|tutti i|tutte le|tous les|"
                         r"toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
+_ENGLISH_NAMED_DAYS = set(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
+    "september october november december".split()
+)
 _GREETING = re.compile(r"(?:happy|merry|frohe|frohes|fröhliche|schöne|schönes|joyeux|joyeuses|bonne|feliz|felices|"
                        r"buon|buona|buone) $")  # fmt: skip
 _TIME_WORDS = {*words.MONTH_NAMES, *words.WEEKDAY_NAMES, *words.SEASON_NAMES, *words.DAY_PARTS, *words.UNITS}
@@ -848,18 +926,25 @@ def _not_a_date(f: Found, text: str, ctx: Context) -> bool:
     """Names and titles that hold time words: a title in quotation marks («Лето», "Summer of '42"), a
     street named after a date (улица 8 Марта, via XX Settembre), a recurring day (every Monday, todos los
     lunes), a greeting (Happy New Year, Frohe Weihnachten), and a capitalised time word inside a sentence
-    followed by another capitalised word (Natale Rossi, Primavera Sound, March Madness)."""
+    next to another capitalised word (Natale Rossi, Primavera Sound, March Madness, Black Monday)."""
     if any(q.start() < f.start and f.end <= q.end() for q in _QUOTED.finditer(ctx.cased)):
         return True
-    before = text[: f.start]
+    before = _tail(text, f.start)
     if _STREET.search(before) or (_RECURRING.search(before) and f.kind == "day" and f.repeats == "week"):
         return True
     greeting = _GREETING.search(before) or (before.endswith("с ") and text[f.end - 2 : f.end] == "ом")
     if f.kind == "holiday" and greeting:
         return True  # "Happy new year", "Frohe Weihnachten", "С Рождеством": a greeting, not a date
     first = ctx.cased[f.start : f.end].split(" ")[0]
-    if first[:1].isupper() and ctx.cased[: f.start].rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", '"'):
+    if first[:1].isupper() and _tail(ctx.cased, f.start).rstrip()[-1:] not in ("", ".", "!", "?", "¿", "¡", ":", '"'):
         following = re.match(r" ([^\W\d_][\w']*)", ctx.cased[f.end :])
         if following and following[1][:1].isupper() and following[1].lower() not in _TIME_WORDS:
             return True
+        tail = _tail(ctx.cased, f.start)
+        previous = re.search(r"(?:^|(?<=[\s(\"«]))([^\W\d_][\w']*) $", tail)
+        before_previous = tail[: previous.start()].rstrip()[-1:] if previous else ""
+        if (first.lower() in _ENGLISH_NAMED_DAYS and previous and previous[1][:1].isupper() and previous[1] != "I"
+                and before_previous not in ("", ".", "!", "?", "¿", "¡", ":")
+                and previous[1].lower() not in _TIME_WORDS and previous[1].lower() not in words.MODIFIERS):  # fmt: skip
+            return True  # "What caused Black Monday?" (English only: German writes every noun with a capital)
     return False

@@ -64,6 +64,8 @@ class Found:
     repeats: str | None = None
     now: bool = False
     current: bool = False  # this week / month / year: "so far", "earlier", "later" apply
+    part: str | None = None  # the part of a period it names: "late" for "the end of May"
+    in_week: bool = False  # a weekday of a given week ("last Monday", 上周一): a range's bare weekday stays there
     # seen from another day: "the week" / "last weekend" / "Sunday" / "two weeks" before or after a date
     # (direction -1 / +1): the previous / next such period, day or offset from that date
     anchored: Callable[[date, int], Span | None] | None = field(default=None, repr=False)
@@ -88,6 +90,7 @@ class Combinators:
     around_before: Sequence[tuple[str, str]] = ()  # (words, "day": a holiday or a day / "holiday": a holiday)
     around_after: Sequence[tuple[str, str]] = ()
     open_before: Sequence[tuple[str, str]] = ()
+    open_before_strong: Sequence[tuple[str, str]] = ()  # only before an atom that is no weak one: "by"
     open_after: Sequence[tuple[str, str]] = ()
     so_far: Sequence[str] = ()
     earlier: Sequence[str] = ()
@@ -114,19 +117,20 @@ class Rules:
         edge_after = rf"(?!{w})" if w else ""
         tail = rf"\s*(?:(?:{c.article})\s*)?$" if c.article else r"\s*$"
         self.part_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), part) for p, part in c.part_before]
-        self.part_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), part) for p, part in c.part_after]
+        self.part_after = [(re.compile(rf"\s*(?:{p}){edge_after}"), part) for p, part in c.part_after]
         self.around_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), kinds) for p, kinds in c.around_before]
-        self.around_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), kinds) for p, kinds in c.around_after]
+        self.around_after = [(re.compile(rf"\s*(?:{p}){edge_after}"), kinds) for p, kinds in c.around_after]
         self.open_before = [(re.compile(rf"{edge_before}(?:{p}){tail}"), how) for p, how in c.open_before]
-        self.open_after = [(re.compile(rf"^\s*(?:{p}){edge_after}"), how) for p, how in c.open_after]
+        self.open_before_strong = [(re.compile(rf"{edge_before}(?:{p}){tail}"), how) for p, how in c.open_before_strong]
+        self.open_after = [(re.compile(rf"\s*(?:{p}){edge_after}"), how) for p, how in c.open_after]
         self.open_around = [
-            (re.compile(rf"{edge_before}(?:{before}){tail}"), re.compile(rf"^\s*(?:{after}){edge_after}"), how)
+            (re.compile(rf"{edge_before}(?:{before}){tail}"), re.compile(rf"\s*(?:{after}){edge_after}"), how)
             for before, after, how in c.open_around
         ]
         self.of_year = re.compile(rf"^\s*(?:{c.of_year})\s*$") if c.of_year else None
         self.anchor = [(re.compile(rf"^\s*(?:{p})\s*(?:(?:{c.article})\s*)?$" if c.article else rf"^\s*(?:{p})\s*$"), d)
                        for p, d in c.anchor]  # fmt: skip
-        self.so_far_after = re.compile(rf"^\s*(?:{_alt(c.so_far)}){edge_after}") if c.so_far else None
+        self.so_far_after = re.compile(rf"\s*(?:{_alt(c.so_far)}){edge_after}") if c.so_far else None
         self.so_far_before = re.compile(rf"{edge_before}(?:{_alt(c.so_far)}){tail}") if c.so_far else None
         self.earlier = re.compile(rf"{edge_before}(?:{_alt(c.earlier)}){tail}") if c.earlier else None
         self.later = re.compile(rf"{edge_before}(?:{_alt(c.later)}){tail}") if c.later else None
@@ -139,7 +143,20 @@ class Rules:
             )
             for before, between in c.range_pairs
         ]
-        self.range_after = re.compile(rf"^\s*(?:{_alt(c.range_after)})") if c.range_after else None
+        self.range_after = re.compile(rf"\s*(?:{_alt(c.range_after)})") if c.range_after else None
+
+
+REACH = 80  # characters: how far from an atom the words that combine it may lie
+
+
+def _before(pattern: re.Pattern[str], text: str, position: int) -> re.Match[str] | None:
+    """``pattern`` (anchored with $) ending right at ``position``, looked for within REACH characters."""
+    return pattern.search(text, max(0, position - REACH), position)
+
+
+def _after(pattern: re.Pattern[str], text: str, position: int) -> re.Match[str] | None:
+    """``pattern`` starting right at ``position``, within REACH characters."""
+    return pattern.match(text, position, min(len(text), position + REACH))
 
 
 def window(text: str, atoms: list[Found], rules: Rules, today: date) -> Span | None:
@@ -212,8 +229,8 @@ def _anchored(text: str, kept: list[Found], rules: Rules) -> list[Found]:
 
 
 def _free(kept: list[Found], start: int, end: int, but: Found) -> list[Found]:
-    """The atoms of ``kept`` other than ``but`` that lie inside text[start:end] (a prefix that took them)."""
-    return [k for k in kept if k is not but and start <= k.start and k.end <= end]
+    """The atoms of ``kept`` other than ``but`` that overlap text[start:end] (words a prefix took)."""
+    return [k for k in kept if k is not but and k.start < end and start < k.end]
 
 
 def _parts_and_around(text: str, kept: list[Found], rules: Rules) -> list[Found]:
@@ -221,10 +238,11 @@ def _parts_and_around(text: str, kept: list[Found], rules: Rules) -> list[Found]
     for f in kept:
         if f not in out:
             continue
-        before, after = text[: f.start], text[f.end :]
         # the longest part phrase wins ("la seconda metà di" over "metà di")
         found = [
-            (m, part) for pattern, part in rules.part_before if (m := pattern.search(before)) and _applies(f, part)
+            (m, part)
+            for pattern, part in rules.part_before
+            if (m := _before(pattern, text, f.start)) and _applies(f, part)
         ]
         if found:
             m, part = min(found, key=lambda mp: mp[0].start())
@@ -232,23 +250,25 @@ def _parts_and_around(text: str, kept: list[Found], rules: Rules) -> list[Found]
             _apply_part(f, part, start=m.start())
         else:
             found = [
-                (m, part) for pattern, part in rules.part_after if (m := pattern.match(after)) and _applies(f, part)
+                (m, part)
+                for pattern, part in rules.part_after
+                if (m := _after(pattern, text, f.end)) and _applies(f, part)
             ]
             if found:
                 m, part = max(found, key=lambda mp: mp[0].end())
-                following = _free(out, f.end, f.end + m.end(), f)
+                following = _free(out, f.end, m.end(), f)
                 out = [k for k in out if k not in following]
-                _apply_part(f, part, end=f.end + m.end())
+                _apply_part(f, part, end=m.end())
         if f.kind not in ("day", "holiday"):  # "around" widens a holiday or a day, not "over the weekend"
             continue
         for pattern, kinds in rules.around_before:
-            if (kinds == "day" or f.kind == "holiday") and (m := pattern.search(text[: f.start])):
+            if (kinds == "day" or f.kind == "holiday") and (m := _before(pattern, text, f.start)):
                 f.span, f.start, f.weak = widen(f.span), m.start(), False
                 break
         else:
             for pattern, kinds in rules.around_after:
-                if (kinds == "day" or f.kind == "holiday") and (m := pattern.match(text[f.end :])):
-                    f.span, f.end, f.weak = widen(f.span), f.end + m.end(), False
+                if (kinds == "day" or f.kind == "holiday") and (m := _after(pattern, text, f.end)):
+                    f.span, f.end, f.weak = widen(f.span), m.end(), False
                     break
     return out
 
@@ -264,7 +284,7 @@ def _apply_part(f: Found, part: str, start: int | None = None, end: int | None =
     f.span = new
     f.start = f.start if start is None else start
     f.end = f.end if end is None else end
-    f.rank, f.weak, f.kind, f.current = min(f.rank, RANK_PERIOD), False, "period", False
+    f.rank, f.weak, f.kind, f.current, f.part = min(f.rank, RANK_PERIOD), False, "period", False, part
     if in_year is not None:
         f.in_year = lambda year: _part_in_year(in_year, year, kind, part)
 
@@ -285,7 +305,7 @@ def _ranges(text: str, kept: list[Found], rules: Rules, today: date) -> list[Fou
             for before_pattern, between_pattern in rules.ranges:
                 if not between_pattern.match(between):
                     continue
-                m = before_pattern.search(text[: first.start]) if before_pattern else None
+                m = _before(before_pattern, text, first.start) if before_pattern else None
                 if before_pattern is not None and m is None:
                     continue
                 if m is None and first.weak and second.weak and not first.kind == second.kind == "month":
@@ -294,8 +314,8 @@ def _ranges(text: str, kept: list[Found], rules: Rules, today: date) -> list[Fou
                 if span is None:
                     continue
                 end = second.end
-                if rules.range_after and (closing := rules.range_after.match(text[end:])):
-                    end += closing.end()
+                if rules.range_after and (closing := _after(rules.range_after, text, end)):
+                    end = closing.end()
                 out.append(Found(m.start() if m else first.start, end, span, "period", RANK_COMBINED))
                 i += 2
                 break
@@ -327,6 +347,10 @@ def _join(first: Found, second: Found, today: date) -> Span | None:
         b = second.in_year(a.start.year) or b
         if b.end < a.start:
             b = second.in_year(a.start.year + 1) or b
+    elif first.in_week and second.repeats == "week" and not second.in_week and b.days == 1:
+        # "from last Monday to Wednesday", 上周一到周三: the bare weekday stays in the first one's week
+        later = a.start + timedelta(days=(b.start.weekday() - a.start.weekday()) % 7)
+        b = Span(later, later)
     elif b.end < a.start:
         a = first.previous() or a
     if b.end < a.start:
@@ -341,34 +365,36 @@ def _open_ends(text: str, kept: list[Found], rules: Rules, today: date) -> list[
             continue
         how, start, end = None, f.start, f.end
         for before_pattern, after_pattern, name in rules.open_around:
-            b = before_pattern.search(text[: f.start])
-            a = after_pattern.match(text[f.end :]) if b else None
+            b = _before(before_pattern, text, f.start)
+            a = _after(after_pattern, text, f.end) if b else None
             if b and a:
-                how, start, end = name, b.start(), f.end + a.end()
+                how, start, end = name, b.start(), a.end()
                 break
         else:
-            for pattern, name in rules.open_before:
-                m = pattern.search(text[: f.start])
+            for pattern, name in [*rules.open_before, *([] if f.weak else rules.open_before_strong)]:
+                m = _before(pattern, text, f.start)
                 if m and not _free(out, m.start(), f.start, f):
                     how, start = name, m.start()
                     break
             else:
                 for pattern, name in rules.open_after:
-                    m = pattern.match(text[f.end :])
+                    m = _after(pattern, text, f.end)
                     if m:
-                        how, end = name, f.end + m.end()
+                        how, end = name, m.end()
                         break
         if how is None and f.current:
-            if rules.so_far_after and (m := rules.so_far_after.match(text[f.end :])):
-                how, end = "so far", f.end + m.end()
-            elif (rules.so_far_before and (m := rules.so_far_before.search(text[: f.start]))) or (
-                rules.earlier and (m := rules.earlier.search(text[: f.start]))
+            if rules.so_far_after and (m := _after(rules.so_far_after, text, f.end)):
+                how, end = "so far", m.end()
+            elif (rules.so_far_before and (m := _before(rules.so_far_before, text, f.start))) or (
+                rules.earlier and (m := _before(rules.earlier, text, f.start))
             ):
                 how, start = "so far", m.start()
-            elif rules.later and (m := rules.later.search(text[: f.start])):
+            elif rules.later and (m := _before(rules.later, text, f.start)):
                 how, start = "later", m.start()
         if how is None:
             continue
+        if how == "before" and f.part == "late":
+            how = "until"  # "before the end of May" is by the end of May
         span = _open(f.span, how, today)
         out[out.index(f)] = Found(start, end, span, "period", RANK_COMBINED)
     return out

@@ -54,9 +54,14 @@ HOLIDAYS: dict[str, Holiday] = {
     "easter": Holiday(easter="western"),
     "good friday": Holiday(easter="western", offset=-2),
     "easter monday": Holiday(easter="western", offset=1),
+    "easter weekend": Holiday(easter="western", offset=-1, length=3),  # Saturday to Monday
+    "holy week": Holiday(easter="western", offset=-7, length=8),  # Palm Sunday to Easter Sunday
+    "orthodox holy week": Holiday(easter="orthodox", offset=-7, length=8),
     "orthodox easter": Holiday(easter="orthodox"),
     "orthodox good friday": Holiday(easter="orthodox", offset=-2),
     "thanksgiving": Holiday(calendar=("US", "Thanksgiving Day")),
+    "black friday": Holiday(calendar=("US", "Thanksgiving Day"), offset=1),
+    "cyber monday": Holiday(calendar=("US", "Thanksgiving Day"), offset=4),
     "labor day": Holiday(calendar=("US", "Labor Day")),
     "memorial day": Holiday(calendar=("US", "Memorial Day")),
     "spring festival": Holiday(calendar=SPRING_FESTIVAL),
@@ -261,6 +266,13 @@ NAMES: dict[str, str] = {
     **dict.fromkeys(["пасха", "пасху", "пасхи", "пасхе"], "orthodox easter"),
     **dict.fromkeys(["страстная пятница", "страстную пятницу", "страстной пятницы"], "orthodox good friday"),
     **dict.fromkeys(["thanksgiving", "thanksgiving day"], "thanksgiving"),
+    **dict.fromkeys(["black friday"], "black friday"),
+    **dict.fromkeys(["cyber monday"], "cyber monday"),
+    **dict.fromkeys(
+        ["easter weekend", "osterwochenende", "le week-end de pâques", "week-end de pâques"], "easter weekend"
+    ),
+    **dict.fromkeys(["holy week", "semana santa", "settimana santa", "karwoche", "semaine sainte"], "holy week"),
+    **dict.fromkeys(["страстная неделя", "страстную неделю", "страстной неделе"], "orthodox holy week"),
     **dict.fromkeys(["labor day"], "labor day"),
     **dict.fromkeys(["memorial day"], "memorial day"),
     **dict.fromkeys(["春节", "春節", "大年初一", "chinese new year", "lunar new year", "旧正月"], "spring festival"),

@@ -150,6 +150,11 @@ UNITS = _table(
         ),
         ("quarter", "quarter quarters trimestre trimestres quartal quartals quartale квартал квартале квартала"),
         ("halfyear", "полгода полугода полугодие semester semestre semestres halbjahr"),
+        (
+            "decade",
+            "decade decades década décadas decennio decenni décennie décennies jahrzehnt jahrzehnte "
+            "jahrzehnten десятилетие десятилетия десятилетий",
+        ),
     ]
 )
 
@@ -157,7 +162,7 @@ LAST = set(
     "last past previous pasado pasada pasados pasadas anterior scorso scorsa scorsi scorse passato passata "
     "dernier dernière derniers dernières précédent précédente letzte letzten letzter letztes vergangene "
     "vergangenen vergangenes vergangener vorige vorigen voriger voriges прошлый прошлой прошлом прошлую "
-    "прошлого прошлые прошлых прошлым прошлая прошедшей прошедшие прошедший".split()
+    "прошлого прошлые прошлых прошлым прошлая прошедшей прошедшие прошедший letztem vorigem vergangenem".split()
 )
 THIS = set(
     "this current este esta estos estas questo questa quest' ce cet cette diese diesen dieser dieses diesem "
@@ -167,9 +172,9 @@ NEXT = set(
     "next coming upcoming following próximo próxima próximos próximas siguiente prossimo prossima prossimi "
     "prossime prochain prochaine prochains prochaines nächste nächsten nächster nächstes kommende kommenden "
     "kommender kommendes следующий следующей следующем следующую следующие следующего следующих будущей "
-    "будущем будущий будущих que_viene qui_vient".split()
+    "будущем будущий будущих que_viene qui_vient nächstem kommendem".split()
 )
-# a "modifier" word of a unit: last / this / next (and "que viene", "qui vient" are handled as phrases)
+# a "modifier" word of a unit: last / this / next ("que viene", "qui vient" are joined into one word first)
 MODIFIERS = {**dict.fromkeys(LAST, "last"), **dict.fromkeys(THIS, "this"), **dict.fromkeys(NEXT, "next")}
 
 TODAY = {"today", "hoy", "oggi", "aujourd'hui", "heute", "сегодня", "tonight", "tonite", "stasera", "stanotte",
@@ -209,7 +214,7 @@ DAY_PARTS = ("morning afternoon evening night noon mañana tarde noche mattina p
              "ночью").split()  # fmt: skip
 
 # "ago" after a count ("3 days ago"), or "hace / il y a / vor" before it
-AGO_AFTER = ["ago", "fa", "назад", "тому назад"]
+AGO_AFTER = ["ago", "back", "fa", "назад", "тому назад"]
 AGO_BEFORE = ["hace", "il y a", "vor"]
 # "about two weeks ago": a range three days either side
 ABOUT = ["about", "around", "roughly", "approximately", "some", "circa", "etwa", "ungefähr", "environ",
@@ -230,39 +235,41 @@ MONTH_CUES = ["in", "during", "throughout", "from", "en", "durante", "a", "nel m
 # -- combinators: parts of a period, "around", open ends, ranges (regular expressions) ---------------
 _ARTICLE = r"(?:the |el |la |los |las |il |lo |l'|le |les |der |die |das |des |dem |den |du |del |dello |della |dell')?"
 
-# part words before the period they divide -> the part (docs/temporal.md, "Parts of periods")
+# part words before the period they divide -> the part (docs/temporal.md, "Parts of periods"); prepositions
+# before them (in, at, à la, до) stay outside, where an open end may read them ("until the end of May")
 PART_BEFORE: list[tuple[str, str]] = [
-    (r"(?:in |at |during )?(?:the )?(?:very )?(?:beginning|start) of", "early"),
-    (r"(?:in |at |during )?(?:the )?middle of", "mid"),
-    (r"(?:in |at |during |by )?(?:the )?(?:very )?end of", "late"),
-    (r"(?:in )?(?:the )?tail end of", "late"),
-    (r"(?:in )?early[ -]", "early"), (r"(?:in )?mid[ -]?", "mid"), (r"(?:in )?late[ -]", "late"),
-    (r"(?:in |during )?(?:the )?first half of", "first half"),
-    (r"(?:in |during )?(?:the )?second half of", "second half"),
-    (r"(?:on |in )?(?:the )?first day of", "first day"), (r"(?:on |in )?(?:the )?last day of", "last day"),
-    (r"(?:in |during )?(?:the )?first week of", "week 1"), (r"(?:in |during )?(?:the )?second week of", "week 2"),
-    (r"(?:in |during )?(?:the )?third week of", "week 3"), (r"(?:in |during )?(?:the )?fourth week of", "week 4"),
-    (r"(?:in |during )?(?:the )?last week of", "week last"),
+    (r"(?:the )?(?:very )?(?:beginning|start) of", "early"),
+    (r"(?:the )?middle of", "mid"),
+    (r"(?:the )?(?:very )?end of", "late"),
+    (r"(?:the )?tail end of", "late"),
+    (r"early[ -]", "early"), (r"mid[ -]?", "mid"), (r"late[ -]", "late"),
+    (r"(?:the )?first half of", "first half"),
+    (r"(?:the )?second half of", "second half"),
+    (r"(?:the )?first day of", "first day"), (r"(?:the )?last day of", "last day"),
+    (r"(?:the )?first week of", "week 1"), (r"(?:the )?second week of", "week 2"),
+    (r"(?:the )?third week of", "week 3"), (r"(?:the )?fourth week of", "week 4"),
+    (r"(?:the )?last week of", "week last"),
+    (r"(?:the )?first weekend of", "weekend 1"), (r"(?:the )?last weekend of", "weekend last"),
     # German
-    (r"(?:zu |am )?(?:anfang|beginn)(?: des| der| von)?", "early"), (r"(?:zur )?mitte(?: des| der| von)?", "mid"),
-    (r"(?:zum |am )?ende(?: des| der| von)?", "late"),
-    (r"(?:in )?der ersten (?:hälfte|jahreshälfte|monatshälfte)(?: des| der| von)?", "first half"),
+    (r"(?:anfang|beginn)(?: des| der| von)?", "early"), (r"mitte(?: des| der| von)?", "mid"),
+    (r"ende(?: des| der| von)?", "late"),
+    (r"der ersten (?:hälfte|jahreshälfte|monatshälfte)(?: des| der| von)?", "first half"),
     (r"(?:die |in der )?(?:erste|ersten) (?:hälfte|jahreshälfte|monatshälfte)(?: des| der| von)?", "first half"),
     (r"(?:die |in der )?(?:zweite|zweiten) (?:hälfte|jahreshälfte|monatshälfte)(?: des| der| von)?",
      "second half"),
-    (r"(?:am )?(?:ersten|erster) tag(?: des| im| von)?", "first day"),
-    (r"(?:am )?(?:letzten|letzter) tag(?: des| im| von)?", "last day"),
+    (r"(?:ersten|erster) tag(?: des| im| von)?", "first day"),
+    (r"(?:letzten|letzter) tag(?: des| im| von)?", "last day"),
     (r"(?:die |in der )?(?:erste|ersten) woche(?: des| im| von| vom)?", "week 1"),
     (r"(?:die |in der )?(?:zweite|zweiten) woche(?: des| im| von| vom)?", "week 2"),
     (r"(?:die |in der )?(?:dritte|dritten) woche(?: des| im| von| vom)?", "week 3"),
     (r"(?:die |in der )?(?:vierte|vierten) woche(?: des| im| von| vom)?", "week 4"),
     (r"(?:die |in der )?(?:letzte|letzten) woche(?: des| im| von| vom)?", "week last"),
     # French
-    (r"(?:au |en |dès le )?(?:début|commencement)(?: de| du| d'| des)?", "early"),
-    (r"(?:au |en )?(?:milieu)(?: de| du| d'| des)?", "mid"), (r"(?:à la |à |en )?mi-", "mid"),
-    (r"(?:à la |en |à )?fin(?: de| du| d'| des)?", "late"),
-    (r"(?:dans |pendant |durant )?(?:la )?(?:première) moitié(?: de| du| d')", "first half"),
-    (r"(?:dans |pendant |durant )?(?:la )?(?:seconde|deuxième) moitié(?: de| du| d')", "second half"),
+    (r"(?:début|commencement)(?: de| du| d'| des)?", "early"),
+    (r"(?:milieu)(?: de| du| d'| des)?", "mid"), (r"mi-", "mid"),
+    (r"fin(?: de| du| d'| des)?", "late"),
+    (r"(?:la )?(?:première) moitié(?: de| du| d')", "first half"),
+    (r"(?:la )?(?:seconde|deuxième) moitié(?: de| du| d')", "second half"),
     (r"(?:le )?premier jour(?: de| du| d')", "first day"), (r"(?:le )?dernier jour(?: de| du| d')", "last day"),
     (r"(?:la |pendant la |durant la )?première semaine(?: de| du| d')", "week 1"),
     (r"(?:la |pendant la |durant la )?deuxième semaine(?: de| du| d')", "week 2"),
@@ -270,27 +277,27 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:la |pendant la |durant la )?quatrième semaine(?: de| du| d')", "week 4"),
     (r"(?:la |pendant la |durant la )?dernière semaine(?: de| du| d')", "week last"),
     # Spanish
-    (r"(?:a |al )?(?:principios|comienzos|inicios|principio|comienzo|inicio)(?: de| del)", "early"),
-    (r"(?:a )?(?:mediados)(?: de| del)", "mid"), (r"(?:a |al )?(?:finales|fines|final|fin)(?: de| del)", "late"),
-    (r"(?:en )?(?:la )?primera (?:mitad|quincena)(?: de| del)", "first half"),
-    (r"(?:en )?(?:la )?segunda (?:mitad|quincena)(?: de| del)", "second half"),
+    (r"(?:principios|comienzos|inicios|principio|comienzo|inicio)(?: de| del)", "early"),
+    (r"(?:mediados)(?: de| del)", "mid"), (r"(?:finales|fines|final|fin)(?: de| del)", "late"),
+    (r"(?:la )?primera (?:mitad|quincena)(?: de| del)", "first half"),
+    (r"(?:la )?segunda (?:mitad|quincena)(?: de| del)", "second half"),
     (r"(?:nella |la )?prima quindicina(?: di| del| dell')", "first half"),
     (r"(?:nella |la )?seconda quindicina(?: di| del| dell')", "second half"),
     (r"(?:la |pendant la )?première quinzaine(?: de| du| d')", "first half"),
     (r"(?:la |pendant la )?(?:seconde|deuxième) quinzaine(?: de| du| d')", "second half"),
-    (r"(?:en )?(?:la )?segunda mitad(?: de| del)", "second half"),
+    (r"(?:la )?segunda mitad(?: de| del)", "second half"),
     (r"(?:el )?primer día(?: de| del)", "first day"), (r"(?:el )?último día(?: de| del)", "last day"),
-    (r"(?:en |durante )?(?:la )?primera semana(?: de| del)", "week 1"),
-    (r"(?:en |durante )?(?:la )?segunda semana(?: de| del)", "week 2"),
-    (r"(?:en |durante )?(?:la )?tercera semana(?: de| del)", "week 3"),
-    (r"(?:en |durante )?(?:la )?cuarta semana(?: de| del)", "week 4"),
-    (r"(?:en |durante )?(?:la )?última semana(?: de| del)", "week last"),
+    (r"(?:la )?primera semana(?: de| del)", "week 1"),
+    (r"(?:la )?segunda semana(?: de| del)", "week 2"),
+    (r"(?:la )?tercera semana(?: de| del)", "week 3"),
+    (r"(?:la )?cuarta semana(?: de| del)", "week 4"),
+    (r"(?:la )?última semana(?: de| del)", "week last"),
     # Italian
-    (r"(?:all'|agli |ad |a )?(?:inizio|inizi|principio)(?: di| del| dello| della| dell'| d')?", "early"),
-    (r"(?:a |alla )?metà(?: di| del| dello| della| dell')?", "mid"),
-    (r"(?:alla |a )?fine(?: di| del| dello| della| dell')?", "late"),
-    (r"(?:nella )?(?:la )?prima metà(?: di| del| dello| della| dell')", "first half"),
-    (r"(?:nella )?(?:la )?seconda metà(?: di| del| dello| della| dell')", "second half"),
+    (r"(?:inizio|inizi|principio)(?: di| del| dello| della| dell'| d')?", "early"),
+    (r"metà(?: di| del| dello| della| dell')?", "mid"),
+    (r"fine(?: di| del| dello| della| dell')?", "late"),
+    (r"(?:la )?prima metà(?: di| del| dello| della| dell')", "first half"),
+    (r"(?:la )?seconda metà(?: di| del| dello| della| dell')", "second half"),
     (r"(?:il )?primo giorno(?: di| del| dell')", "first day"), (r"(?:l')?ultimo giorno(?: di| del| dell')", "last day"),
     (r"(?:nella |la )?prima settimana(?: di| del| dell')", "week 1"),
     (r"(?:nella |la )?seconda settimana(?: di| del| dell')", "week 2"),
@@ -298,16 +305,16 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:nella |la )?quarta settimana(?: di| del| dell')", "week 4"),
     (r"(?:nell'|l')?ultima settimana(?: di| del| dell')", "week last"),
     # Russian
-    (r"(?:в )?(?:начале|начала)", "early"), (r"(?:в |к )?(?:середине|середины)", "mid"),
-    (r"(?:в |к |до )?(?:конце|конца)", "late"),
-    (r"(?:в )?(?:первой|первая) половин[еаы]", "first half"),
+    (r"(?:начале|начала)", "early"), (r"(?:середине|середины)", "mid"),
+    (r"(?:конце|конца)", "late"),
+    (r"(?:первой|первая) половин[еаы]", "first half"),
     (r"(?:во )?(?:второй|вторая) половин[еаы]", "second half"),
-    (r"(?:в )?(?:первый|первого) день", "first day"), (r"(?:в )?(?:последний|последнего) день", "last day"),
-    (r"(?:на )?(?:первой|первая|первую) недел[еяю]", "week 1"),
-    (r"(?:на )?(?:второй|вторая|вторую) недел[еяю]", "week 2"),
-    (r"(?:на )?(?:третьей|третья|третью) недел[еяю]", "week 3"),
-    (r"(?:на )?(?:четвёртой|четвертой|четвёртая|четвертая) недел[еяю]", "week 4"),
-    (r"(?:на )?(?:последней|последняя|последнюю) недел[еяю]", "week last"),
+    (r"(?:первый|первого) день", "first day"), (r"(?:последний|последнего) день", "last day"),
+    (r"(?:первой|первая|первую) недел[еяю]", "week 1"),
+    (r"(?:второй|вторая|вторую) недел[еяю]", "week 2"),
+    (r"(?:третьей|третья|третью) недел[еяю]", "week 3"),
+    (r"(?:четвёртой|четвертой|четвёртая|четвертая) недел[еяю]", "week 4"),
+    (r"(?:последней|последняя|последнюю) недел[еяю]", "week last"),
 ]  # fmt: skip
 
 # "around X" widens a holiday or a single day; "about" / "over" and their likes only a holiday ("what did we
@@ -333,6 +340,8 @@ OPEN_BEFORE: list[tuple[str, str]] = [
     (r"с|со|начиная с|начиная со|с самого|от", "since"), (r"после", "after"), (r"до|перед", "before"),
     (r"по", "until"),
 ]  # fmt: skip
+# open ends only before an atom that is no weak one ("won by July 10" is until then; "inspired by autumn" is not)
+OPEN_BEFORE_STRONG = [(r"by|no later than|spätestens|au plus tard|a más tardar|entro e non oltre", "until")]
 # "so far" / "earlier" next to this period: from its start to now; "later": from today to its end
 _IN = r"(?: in| im| dans| en| nel| nell'| в| на| во)?"
 SO_FAR = [r"so far", r"to date", r"until now", r"till now", r"up to now", rf"bisher{_IN}", rf"bislang{_IN}",
@@ -368,8 +377,10 @@ ANCHOR = [(r"before|prior to|ahead of", -1), (r"after|following", 1), (r"vor|vor
 OF_YEAR = r"of|in|de|del|de l'|di|del|dell'|des|du|im|in|в|за|des letzten|des"
 ARTICLE = r"the|el|la|los|las|il|lo|l'|le|les|der|die|das|des|dem|den|du|del|dello|della|dell'|this|this past"
 
-# questions about the future: a holiday named without last / this / next is the coming one
-FUTURE_CUES = ["will", "'ll", "going to", "gonna", "plan", "plans", "planned", "planning", "upcoming",
-               "wird", "werde", "werden", "planen", "geplant", "vamos a", "va a", "van a", "planeamos",
-               "faremo", "farò", "andremo", "allons", "irons", "ferons", "prévu", "prévoyons", "будем",
-               "буду", "будет", "планируем", "собираемся"]  # fmt: skip
+# questions about the future (a future tense, an obligation, a plan in the present: "what did we plan" is past): a
+# holiday, month, season or weekday named without last / this / next is the coming one
+FUTURE_CUES = ["will", "'ll", "going to", "gonna", "upcoming", "due", "need to", "needs to", "have to", "has to",
+               "the plan", "planning", "plans for", "planen", "planeamos", "pianifichiamo", "prévoyons",
+               "планируем",
+               "wird", "werde", "werden", "vamos a", "va a", "van a", "faremo", "farò", "andremo", "allons",
+               "irons", "ferons", "будем", "буду", "будет", "собираемся"]  # fmt: skip

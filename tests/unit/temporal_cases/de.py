@@ -226,4 +226,9 @@ CASES = [
     # the most recent 5 November, R included, is in 2024.
     Case("basics", "am 5. November", "2024-11-05", "2024-11-05"),
     Case("names and non-dates", "Frohe Weihnachten euch allen!", None, None),  # a greeting
+    # added from a fresh user's trial of the analyzer
+    Case("open ends", "seit letztem Sommer", "2025-06-01", "now"),
+    Case("relative chains", "letzte Woche Dienstag", "2025-10-21", "2025-10-21"),
+    Case("relative chains", "heute vor einem Jahr", "2024-11-01", "2024-11-01"),
+    Case("basics", "am 5.3.24", "2024-03-05", "2024-03-05"),
 ]

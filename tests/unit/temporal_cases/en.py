@@ -704,4 +704,28 @@ CASES = [
     Case("relative chains", "What did we do the day after Christmas?", "2024-12-26", "2024-12-26"),
     Case("names and non-dates", "Tom: Happy new year. I spent the holidays in Lisbon.", None, None),
     Case("names and non-dates", "Merry Christmas everyone!", None, None),
+    # added from a fresh user's trial of the analyzer (hand-checked the same way)
+    Case("names and non-dates", "upgrade to version 10.5", None, None),
+    Case("names and non-dates", "it costs 12.50 dollars", None, None),
+    Case("names and non-dates", "What caused Black Monday?", None, None),
+    Case("names and non-dates", "the 3rd floor and the 21st century", None, None),
+    Case("relative chains", "half a year ago", "2025-05-01", "2025-05-01"),
+    Case("relative chains", "What did we do a year ago today?", "2024-11-01", "2024-11-01"),
+    Case("relative chains", "this day last year", "2024-11-01", "2024-11-01"),
+    Case("relative chains", "a decade ago", "2015-11-01", "2015-11-01"),
+    Case("relative chains", "a couple weeks back", "2025-10-11", "2025-10-25"),
+    Case("basics", "What did we talk about on the 3rd?", "2025-10-03", "2025-10-03"),
+    Case("basics", "music from the 1990s", "1990-01-01", "1999-12-31"),
+    Case("basics", "What will we do in December?", "2025-12-01", "2025-12-31"),  # a future tense: the coming one
+    Case("basics", "What will we do on Monday?", "2025-11-03", "2025-11-03"),
+    Case("basics", "How was the weekend?", "2025-11-01", "2025-11-02", reference="2025-11-03"),
+    Case("holidays", "What did I buy on Black Friday?", "2024-11-29", "2024-11-29"),
+    Case("holidays", "Easter weekend", "2025-04-19", "2025-04-21"),
+    Case("open ends", "until the end of the year", "2025-11-01", "2025-12-31"),  # under way: from R
+    Case("open ends", "What's due by the end of the month?", "2025-11-01", "2025-11-30"),
+    Case("open ends", "through the end of next week", "2025-11-01", "2025-11-09"),
+    Case("ranges", "from last Monday to Wednesday", "2025-10-27", "2025-10-29"),
+    Case("parts of periods", "the last weekend of October", "2025-10-25", "2025-10-26"),
+    Case("parts of periods", "at the end of last week", "2025-10-24", "2025-10-26"),
+    Case("seasons and quarters", "What will we do in the summer?", "2026-06-01", "2026-08-31"),
 ]

@@ -226,4 +226,5 @@ CASES = [
     Case("basics", "samedi dernier", "2025-10-25", "2025-10-25"),
     Case("basics", "il y a un an", "2024-11-01", "2024-11-01"),
     Case("basics", "dans 3 jours", "2025-11-04", "2025-11-04"),
+    Case("open ends", "jusqu'à la fin du mois", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]

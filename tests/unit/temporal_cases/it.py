@@ -206,4 +206,5 @@ CASES = [
     Case("basics", "il 13 marzo", "2025-03-13", "2025-03-13"),
     Case("basics", "Cosa ha detto Bob lunedì?", "2025-10-27", "2025-10-27"),
     Case("basics", "due settimane fa", "2025-10-18", "2025-10-18"),
+    Case("open ends", "fino alla fine del mese", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]

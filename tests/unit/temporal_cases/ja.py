@@ -73,4 +73,11 @@ CASES = [
     Case("holidays", "元日は何をしましたか？", "2025-01-01", "2025-01-01"),
     Case("holidays", "大晦日はどこで過ごしましたか？", "2024-12-31", "2024-12-31"),
     Case("holidays", "クリスマスに何をもらいましたか？", "2024-12-25", "2024-12-25"),
+    # added from a fresh user's trial of the analyzer
+    Case("seasons and quarters", "去年の夏", "2024-06-01", "2024-08-31"),
+    Case("relative chains", "先週末", "2025-10-25", "2025-10-26"),
+    Case("basics", "一昨年の12月", "2023-12-01", "2023-12-31"),
+    Case("parts of periods", "先月の終わり", "2025-10-21", "2025-10-31"),
+    Case("basics", "昨年", "2024-01-01", "2024-12-31"),
+    Case("durations", "3時間前", "2025-11-01", "2025-11-01"),  # 09:00 on R: that day
 ]

@@ -210,4 +210,7 @@ CASES = [
     Case("basics", "две недели назад", "2025-10-18", "2025-10-18"),
     Case("names and non-dates", "С Рождеством!", None, None),  # a greeting
     Case("names and non-dates", "С Новым годом, Алиса!", None, None),
+    # added from a fresh user's trial of the analyzer
+    Case("open ends", "до конца года", "2025-11-01", "2025-12-31"),
+    Case("relative chains", "полгода назад", "2025-05-01", "2025-05-01"),
 ]

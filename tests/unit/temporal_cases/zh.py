@@ -432,4 +432,8 @@ CASES = [
     Case("names and non-dates", "近期有什么进展？", None, None),
     Case("names and non-dates", "房间2019的钥匙在谁那里？", None, None),  # a bare number
     Case("names and non-dates", "春节快乐！", None, None),  # a greeting
+    # added from a fresh user's trial of the analyzer
+    Case("names and non-dates", "李五月来了吗？", None, None),  # a surname before 五月: a person
+    Case("names and non-dates", "周三丰说了什么？", None, None),
+    Case("ranges", "从上周一到周三", "2025-10-20", "2025-10-22"),  # 周三 stays in 上周
 ]
