@@ -63,16 +63,20 @@ def test_demo_conversation_facts_dates_entities_and_links(client, db):
         "SELECT mention_count FROM hindsight.entities WHERE bank_id = 'demo' AND canonical_name = 'Project Falcon'"
     ).fetchone()
     assert falcon == (2,)
-    # temporal links: the two turns said 2 minutes apart are linked both ways, weight 1 - (2 / 60 h) / 24
-    tom, maya = stored["Tom: Heading out. Most Saturdays I go bouldering at the climbing gym on Elm Street, it is "
-                       "how I switch off from work."]["id"], stored[
-        "Maya: Enjoy! I'm spending the weekend painting the kitchen, wish me luck."]["id"]  # fmt: skip
+    # said on Friday 2025-01-24: "the weekend" is the coming one
+    maya = stored["Maya: Enjoy! I'm spending the weekend painting the kitchen, wish me luck."]
+    assert (maya["occurred_start"], maya["occurred_end"]) == (
+        datetime(2025, 1, 25, tzinfo=UTC), datetime(2025, 1, 26, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
+    # temporal links: the two turns said 5 minutes apart are linked both ways, weight 1 - (5 / 60 h) / 24
+    priya, tom = stored["Priya: Falcon prototype status: checkout flow works end to end on iOS, Android is two "
+                        "screens behind."]["id"], stored[
+        "Tom: The payment SDK needs a newer Kotlin version, that is what is slowing Android down."]["id"]  # fmt: skip
     weights = db.execute(
         "SELECT from_unit_id = %s, weight FROM hindsight.memory_links WHERE link_type = 'temporal'"
         " AND ((from_unit_id = %s AND to_unit_id = %s) OR (from_unit_id = %s AND to_unit_id = %s)) ORDER BY 1",
-        (tom, tom, maya, maya, tom),
+        (priya, priya, tom, tom, priya),
     ).fetchall()
-    assert [w for _, w in weights] == pytest.approx([1 - 2 / 60 / 24] * 2, abs=1e-9)
+    assert [w for _, w in weights] == pytest.approx([1 - 5 / 60 / 24] * 2, abs=1e-9)
     per_unit = db.execute(
         "SELECT max(n) FROM (SELECT count(*) AS n FROM hindsight.memory_links WHERE bank_id = 'demo'"
         " AND link_type = 'temporal' GROUP BY from_unit_id) c"

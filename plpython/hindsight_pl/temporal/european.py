@@ -566,10 +566,10 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
         span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
         weak = near is None
         if unit == "weekend" and weak and re.search(r"(?:^|\s)the $", _tail(text, start)):
-            # "over the weekend", "how was the weekend?": the most recent one that has begun (the coming one
-            # in a question about the future)
+            # "over the weekend", "how was the weekend?": the most recent one that has begun, from Monday to
+            # Thursday; on Friday, or in a question about the future, the coming one
             weak = False
-            if today.weekday() < 5 and not ctx.future:
+            if today.weekday() < 4 and not ctx.future:
                 span = relative_period("weekend", today, -1)
         out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=weak, current=which == "this",
                          anchored=partial(seen_from, unit)))  # fmt: skip

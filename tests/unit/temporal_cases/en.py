@@ -728,4 +728,5 @@ CASES = [
     Case("parts of periods", "the last weekend of October", "2025-10-25", "2025-10-26"),
     Case("parts of periods", "at the end of last week", "2025-10-24", "2025-10-26"),
     Case("seasons and quarters", "What will we do in the summer?", "2026-06-01", "2026-08-31"),
+    Case("basics", "I'm spending the weekend painting the kitchen", "2025-11-01", "2025-11-02", reference="2025-10-31"),
 ]
