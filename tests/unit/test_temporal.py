@@ -286,3 +286,35 @@ def test_dateparser_fallback_takes_real_dates_only():
     assert (span.start, span.end) == (d("2025-01-03"), d("2025-01-03"))
     assert analyze("the 3rd floor and the 21st century", W) is None  # a day number without "on" is too weak
     assert analyze("upgrade to version 10.5, page 12.4, score 3-1", W) is None  # numbers, not dates
+
+
+def test_time_zones_in_any_case_and_offsets():
+    reference = datetime(2025, 1, 15, 12, 0, tzinfo=UTC)
+    for name, lower in [("utc", datetime(2025, 1, 14, tzinfo=UTC)), ("europe/berlin", None), ("+02:00", None)]:
+        start, _ = parse_temporal("yesterday", reference, name)
+        assert start.date() == date(2025, 1, 14)
+        if lower:
+            assert start == lower
+    start, _ = parse_temporal("yesterday", reference, "-0530")
+    assert start.utcoffset() == -timedelta(hours=5, minutes=30)
+    assert analyze("last summer", A, hemisphere="South") == analyze("last summer", A, hemisphere="south")
+
+
+def test_the_driver_takes_strings_and_dates_and_refuses_the_rest():
+    import hindsight_pg
+
+    start, end = hindsight_pg.parse_temporal("yesterday", "2025-01-15T12:00:00+00:00")
+    assert (start.date(), end.date()) == (d("2025-01-14"), d("2025-01-14"))
+    start, _ = hindsight_pg.parse_temporal("yesterday", date(2025, 1, 15), "Asia/Shanghai")
+    assert start == datetime(2025, 1, 14, tzinfo=ZoneInfo("Asia/Shanghai"))
+    for query in (None, b"yesterday", 42):
+        with pytest.raises(hindsight_pg.InvalidInputError, match="query must be a string"):
+            hindsight_pg.parse_temporal(query)
+    with pytest.raises(hindsight_pg.InvalidInputError, match="reference must be a datetime, a date or an ISO"):
+        hindsight_pg.parse_temporal("yesterday", "the day Bob left")
+
+
+def test_a_long_text_is_read_in_its_first_2000_characters():
+    assert analyze("in 2019 " * 2000, W) == analyze("in 2019", W)
+    assert analyze("x" * 2000 + " yesterday", W) is None  # beyond what is read
+    assert analyze("🎄 Christmas 🎅", W) == analyze("Christmas", W)
