@@ -82,7 +82,6 @@ UNIT = _alt(words.UNITS)
 NUM = rf"\d{{1,3}}|{_alt(words.NUMBERS)}"
 VAGUE = _alt(words.VAGUE)
 ORD = _alt(words.ORDINALS)
-SEASON = _alt(words.SEASON_NAMES)
 YEAR = r"(?:1[5-9]|2[0-9])\d\d"
 DOM = r"(?:3[01]|[12]\d|0?[1-9])"  # a day of the month
 DOM_SUFFIX = r"(?:st|nd|rd|th|\.|º|°|er|ᵉʳ|-?е|-?го)?"

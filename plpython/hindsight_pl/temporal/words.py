@@ -119,7 +119,6 @@ SEASON_NAMES = _table(
         ("winter", "winter invierno inverno hiver winters зима зимой зиму зимы зиме"),
     ]
 )
-AMBIGUOUS_SEASONS = {"fall", "spring", "estate", "lето"}  # also a verb, a noun, a property
 
 UNITS = _table(
     [
@@ -233,7 +232,6 @@ MONTH_CUES = ["in", "during", "throughout", "from", "en", "durante", "a", "nel m
               "mes de", "d'", "courant", "ab"]  # fmt: skip
 
 # -- combinators: parts of a period, "around", open ends, ranges (regular expressions) ---------------
-_ARTICLE = r"(?:the |el |la |los |las |il |lo |l'|le |les |der |die |das |des |dem |den |du |del |dello |della |dell')?"
 
 # part words before the period they divide -> the part (docs/temporal.md, "Parts of periods"); prepositions
 # before them (in, at, à la, до) stay outside, where an open end may read them ("until the end of May")
