@@ -4,7 +4,10 @@
 #                      packages, pgvector, the extension, the in-database Python,
 #                      the driver's virtual environment. A second run changes nothing.
 #   make demo          install if needed, then retain a sample conversation and recall.
-#   make test          unit and database tests (installs the extension files first).
+#   make test          unit and database tests (installs the extension files first), about 2 minutes;
+#                      the ten slowest are listed at the end.
+#   make test-slow     the end-to-end tests make test leaves out (marked slow: dbt, LoCoMo, MCP and the
+#                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades), about 4 minutes.
 #   make lint          ruff and mypy.
 #   make citus         (as root) build and install Citus 13.2.2 from CITUS_SRC (a source tarball or tree;
 #                      default ../shared/third_party/citus-13.2.2.tar.gz), about 4 minutes; skipped
@@ -113,7 +116,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -231,7 +234,10 @@ demo:
 	@$(VENV)/bin/hindsight-pg demo
 
 test: $(VENV)/.installed install-extension
-	$(VENV)/bin/pytest
+	$(VENV)/bin/pytest -m "not slow"
+
+test-slow: $(VENV)/.installed install-extension
+	$(VENV)/bin/pytest -m slow
 
 # Citus is built from source (no Debian 12 package of it carries PostgreSQL 15 here); the one fix it
 # needs on PostgreSQL 15.18+ is applied to a copy at build time (docker/citus/build-citus.sh).

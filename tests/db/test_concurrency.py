@@ -10,6 +10,7 @@ from typing import Any
 
 import numpy as np
 import psycopg
+import pytest
 from pgvector.psycopg import register_vector
 from test_bm25 import recount
 
@@ -53,6 +54,7 @@ def _sentence(thread: int, bank: int, i: int) -> str:
     return f"Dana and Kestrel reviewed Project Atlas milestone {thread}-{bank}-{i} with the client."
 
 
+@pytest.mark.slow
 def test_sixteen_writers_into_four_banks_never_deadlock_or_lose_a_fact(db, embedder):
     texts = [_sentence(t, b, i) for t in range(THREADS) for b in range(BANKS) for i in range(RETAINS)]
     embedded = _Embedded(embedder, texts)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.slow
+pytestmark = [pytest.mark.slow, pytest.mark.fresh_database]  # dbt builds its models in the database
 
 ROOT = Path(__file__).resolve().parents[2]
 DBT = ROOT / ".venv-dbt" / "bin" / "dbt"

@@ -5,12 +5,9 @@ from __future__ import annotations
 import subprocess
 
 import psycopg
-import pytest
 from _helpers import bank, put, recall, vec
 
 from hindsight_pg._server import pg_bindir
-
-pytestmark = pytest.mark.slow
 
 TABLES = ["banks", "bank_members", "documents", "chunks", "memory_units", "entities", "unit_entities", "memory_links",
           "_bank_counts", "_bm25_terms", "_bm25_postings", "_entity_cooccurrences"]  # fmt: skip

@@ -5,6 +5,9 @@ import pytest
 
 import hindsight_pl
 
+# Each test imports hindsight_pl afresh in its session, so each needs a backend of its own.
+pytestmark = pytest.mark.fresh_database
+
 
 def test_udfs_run_the_installed_package_of_the_same_version(db):
     assert db.execute("SELECT * FROM hindsight._load()").fetchone() == (None, None, None)

@@ -115,6 +115,7 @@ def test_recall_of_the_keyword_arm_alone_needs_no_embedding(db):
     assert rows[0]["semantic_rank"] is None and rows[0]["bm25_rank"] == 1
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("share", ["small", "large"])
 def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, share):
     # a bank below a tenth of the table is scanned exactly; above, through the shared HNSW index
@@ -145,16 +146,24 @@ def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, 
 def explain_semantic_arm(db, bank_id: str, **args) -> str:
     """The plan auto_explain logs for the semantic arm's statement inside hindsight.recall."""
     notices: list[str] = []
-    db.add_notice_handler(lambda d: notices.append(d.message_primary or ""))
-    db.execute("LOAD 'auto_explain'")
-    for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
-        db.execute(f"SET auto_explain.{setting}")
-    recall(db, bank_id, "zzzz", vec(d0=1, d3=1), budget="low", **args)
-    db.execute("SET auto_explain.log_min_duration = -1")
+
+    def keep(d: psycopg.errors.Diagnostic) -> None:
+        notices.append(d.message_primary or "")
+
+    db.add_notice_handler(keep)
+    try:
+        db.execute("LOAD 'auto_explain'")
+        for setting in ("log_min_duration = 0", "log_nested_statements = on", "log_level = notice"):
+            db.execute(f"SET auto_explain.{setting}")
+        recall(db, bank_id, "zzzz", vec(d0=1, d3=1), budget="low", **args)
+        db.execute("SET auto_explain.log_min_duration = -1")
+    finally:
+        db.remove_notice_handler(keep)
     (plan,) = [n for n in notices if "embedding <=>" in n and "Query Text" in n]
     return plan
 
 
+@pytest.mark.slow
 def test_a_large_bank_is_searched_through_the_shared_hnsw_index(db):
     bank(db, "crowd")
     fill(db, "crowd", 2000, seed=0.3)

@@ -58,13 +58,20 @@ def test_retain_inside_a_statement_reading_memory_units(db):
     put(db, "src", [(f"Fact {i}.", vec(d0=1, d1=i / 10)) for i in range(4)])
     bank(db, "copy", hnsw_min_units=3)
     notices = []
-    db.add_notice_handler(lambda d: notices.append(d.message_primary))
-    (count,) = db.execute(
-        """SELECT count(*) FROM hindsight.retain('copy', (
-               SELECT jsonb_agg(jsonb_build_object('units', jsonb_build_array(jsonb_build_object(
-                   'text', u.text, 'embedding', u.embedding::text::jsonb))))
-               FROM hindsight.memory_units u WHERE u.bank_id = 'src'))"""
-    ).fetchone()
+
+    def keep(d: psycopg.errors.Diagnostic) -> None:
+        notices.append(d.message_primary)
+
+    db.add_notice_handler(keep)
+    try:
+        (count,) = db.execute(
+            """SELECT count(*) FROM hindsight.retain('copy', (
+                   SELECT jsonb_agg(jsonb_build_object('units', jsonb_build_array(jsonb_build_object(
+                       'text', u.text, 'embedding', u.embedding::text::jsonb))))
+                   FROM hindsight.memory_units u WHERE u.bank_id = 'src'))"""
+        ).fetchone()
+    finally:
+        db.remove_notice_handler(keep)
     assert count == 4 and notices == []
     assert db.execute("SELECT hindsight._semantic_path('copy')").fetchone()[0] == "hnsw"
 
