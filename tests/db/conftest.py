@@ -146,9 +146,7 @@ class SharedDatabase:
             "SELECT pg_advisory_unlock_all(); DISCARD TEMP; DISCARD SEQUENCES"
         )
         conn.execute(
-            sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(
-                sql.SQL(", ").join(sql.SQL(t) for t in self.tables)
-            )
+            sql.SQL("TRUNCATE {} RESTART IDENTITY CASCADE").format(sql.SQL(", ").join(sql.SQL(t) for t in self.tables))
         )
         if conn.execute(CATALOGUE).fetchone()[0] == self.template_catalogue:  # type: ignore[index]
             return None
