@@ -10,11 +10,9 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import functools
-import json
 import os
 import random
 import time
-from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
@@ -26,14 +24,18 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import chunking, providers, reflect, text, units
-from hindsight_pl.dedupe import Deduplicator
+from hindsight_pl import errors
 from hindsight_pl.extract import Extractor
-from hindsight_pl.llm import LLMClient, LLMError, LLMExtractor, rewrite_observations
+from hindsight_pl.llm import LLMClient, LLMExtractor
+from hindsight_pl.pipeline import consolidate as consolidating
+from hindsight_pl.pipeline import recall as recalling
+from hindsight_pl.pipeline import reflect as reflecting
+from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 
-from ._errors import ExtensionError, ExtractionError, HindsightError, InvalidInputError, ProviderError, from_database
+from ._database import PsycopgDatabase
+from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database, from_pipeline
 from ._server import EmbeddedServer
 from ._types import (
     Bank,
@@ -49,10 +51,6 @@ from ._types import (
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
 T = TypeVar("T")
-
-# retain_batch sends items to the database in groups of this many (one
-# embedding batch and one hindsight.retain call each), all in one transaction.
-RETAIN_GROUP_SIZE = 64
 
 
 def connect(
@@ -93,11 +91,19 @@ def connect(
 
 
 @contextlib.contextmanager
-def _database_errors() -> Iterator[None]:
+def _errors() -> Iterator[None]:
+    """The database's errors (psycopg) and the pipeline's (hindsight_pl, a model's failure among them) as the
+    driver's :class:`HindsightError` classes; a ValueError of the pipeline as :class:`InvalidInputError`."""
     try:
         yield
+    except HindsightError:
+        raise
     except psycopg.Error as exc:
         raise from_database(exc) from exc
+    except errors.HindsightPlError as exc:
+        raise from_pipeline(exc) from exc
+    except ValueError as exc:
+        raise InvalidInputError(str(exc)) from exc
 
 
 # Transactions that fail because of another session (serialization failure 40001,
@@ -130,43 +136,6 @@ def _retried(method: Callable[..., T]) -> Callable[..., T]:
         raise AssertionError("unreachable")
 
     return run
-
-
-@contextlib.contextmanager
-def _model_errors() -> Iterator[None]:
-    """A model's failure as the driver's typed error: a provider's (embedding model, cross-encoder) as
-    :class:`ProviderError`, a language model's as :class:`ExtractionError`."""
-    try:
-        yield
-    except (ProviderError, ExtractionError):
-        raise
-    except providers.ProviderError as exc:
-        raise ProviderError(str(exc)) from exc
-    except LLMError as exc:
-        raise ExtractionError(str(exc), hint=exc.hint) from exc
-
-
-class _Memory:
-    """What reflect's tools read through the driver (:class:`hindsight_pl.reflect.Memory`): recall with
-    the driver's embedder (and reranker), sources and mental models from the extension's functions."""
-
-    def __init__(self, client: Client, bank_id: str, recall_args: dict[str, Any]) -> None:
-        self.client, self.bank_id, self.recall_args = client, bank_id, recall_args
-
-    def search(self, query: str, types: list[str] | None) -> list[tuple[Any, str, str, Any]]:
-        found = self.client.recall(self.bank_id, query, types=types, prefer_observations=True, **self.recall_args)
-        return [(r.id, r.text, r.fact_type, r.occurred_start or r.mentioned_at) for r in found.results]
-
-    def source(self, memory_id: str) -> tuple[Any, str] | None:
-        return self.client.conn.execute(
-            "SELECT id, source FROM hindsight._memory_source(%s, %s)", (self.bank_id, memory_id)
-        ).fetchone()
-
-    def mental_models(self, query: str) -> list[tuple[Any, str, str]]:
-        vector = self.client.embedder.embed([query], kind="query")[0]
-        return self.client.conn.execute(
-            "SELECT id, name, content FROM hindsight._nearest_mental_models(%s, %s)", (self.bank_id, vector)
-        ).fetchall()
 
 
 def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
@@ -239,7 +208,7 @@ class Client:
         Raises :class:`BankExistsError` when it exists and not ``exist_ok``,
         :class:`InvalidInputError` for a bad id or config.
         """
-        with _database_errors():
+        with _errors():
             self.conn.execute(
                 "SELECT hindsight.create_bank(bank_id => %s, name => %s, config => %s, if_not_exists => %s)",
                 (bank_id, name, Jsonb(dict(config or {})), exist_ok),
@@ -255,13 +224,13 @@ class Client:
         """
         if not isinstance(config, Mapping):
             raise InvalidInputError(f"config must be a mapping of keys to values, not {type(config).__name__}")
-        with _database_errors():
+        with _errors():
             self.conn.execute("SELECT hindsight.configure_bank(%s, %s)", (bank_id, Jsonb(dict(config))))
         return self.get_bank(bank_id)
 
     def get_bank(self, bank_id: str) -> Bank:
         """The bank with its effective config. Raises :class:`BankNotFoundError`."""
-        with _database_errors():
+        with _errors():
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # raises HS404 naming the bank
         banks = self._banks("WHERE b.bank_id = %s", (bank_id,))
         return banks[0]
@@ -271,7 +240,7 @@ class Client:
         return self._banks("", ())
 
     def _banks(self, where: str, params: tuple[Any, ...]) -> list[Bank]:
-        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+        with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute(
                 "SELECT b.bank_id, b.name, hindsight._merge_config(b.config) AS config, b.created_at,"
                 " coalesce(c.unit_count, 0) AS unit_count"
@@ -284,7 +253,7 @@ class Client:
     @_retried
     def delete_bank(self, bank_id: str) -> bool:
         """Delete a bank and everything in it. Returns False when there was no such bank."""
-        with _database_errors():
+        with _errors():
             row = self.conn.execute("SELECT hindsight.delete_bank(%s)", (bank_id,)).fetchone()
         return bool(row and row[0])
 
@@ -349,45 +318,28 @@ class Client:
         :class:`ExtractionError` when the LLM extractor fails.
         """
         prepared = [self._prepare(i, item) for i, item in enumerate(items)]
-        if not prepared:
-            raise InvalidInputError("nothing to retain: no items")
-        document_ids: list[str] = []
-        unit_ids = []
-        unit_of: dict[int, UUID] = {}  # id(kept fact) -> its memory unit
-        with _database_errors(), self.conn.transaction():
-            if create_bank:
-                self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
-            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()  # unknown bank: HS404
-            config = row[0] if row else {}
-            extractor = self.extractor or units.bank_extractor(config)
-            dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
-            if isinstance(extractor, LLMExtractor):
-                extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
-            for start in range(0, len(prepared), RETAIN_GROUP_SIZE):
-                group = prepared[start : start + RETAIN_GROUP_SIZE]
-                self._extract_units(bank_id, group, extractor, dedupe, start)
-                rows = self.conn.execute(
-                    "SELECT item_index, document_id, unit_id FROM hindsight.retain(bank_id => %s, items => %s::jsonb)",
-                    (bank_id, json.dumps([item["payload"] for item in group])),
-                ).fetchall()
-                seen = set()
-                stored: dict[int, list[UUID]] = {}
-                for index, document_id, unit_id in rows:
-                    if document_id not in seen:
-                        seen.add(document_id)
-                        document_ids.append(document_id)
-                    if unit_id is not None:
-                        unit_ids.append(unit_id)
-                        stored.setdefault(index, []).append(unit_id)
-                for index, item in enumerate(group):  # rows list each item's units in order
-                    unit_of.update(zip(map(id, item["kept"]), stored.get(index, []), strict=True))
-                if progress is not None:
-                    progress(len(group))
-        merged = [MergedFact(m.item or 0, m.repeat.text, unit_of[id(m.kept)], m.reason, m.similarity)
-                  for m in dedupe.merges]  # fmt: skip
+        with _errors(), self.conn.transaction():
+            if isinstance(self.extractor, LLMExtractor):
+                self.extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
+            stored = retaining.retain(
+                PsycopgDatabase(self.conn), bank_id, prepared, embedder=self.embedder, llm_for=self._llm,
+                extractor=self.extractor, create_bank=create_bank, progress=progress,
+            )  # fmt: skip
+        document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
+        unit_ids = [UUID(r["unit_id"]) for r in stored.rows if r["unit_id"] is not None]
+        merged = [MergedFact(item, repeat, UUID(unit), reason, similarity)
+                  for item, repeat, unit, reason, similarity in stored.merges]  # fmt: skip
         return RetainResult(bank_id, document_ids, unit_ids, merged)
 
+    def _llm(self, config: Mapping[str, Any]) -> LLMClient | None:
+        """The language model a bank's config names (or None), its calls recorded in ``llm_usage``."""
+        llm = LLMClient.from_config(config)
+        if llm is not None:
+            llm.usage = self.llm_usage
+        return llm
+
     def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any] | str) -> dict[str, Any]:
+        """One item of retain_batch as the pipeline takes it (:func:`hindsight_pl.pipeline.retain.prepare`)."""
         if isinstance(item, str):
             item = MemoryItem(item)
         elif isinstance(item, Mapping):
@@ -403,63 +355,13 @@ class Client:
         label = f"item {index}"
         if not isinstance(item.content, str):
             raise InvalidInputError(f"{label}: content must be a string, not {type(item.content).__name__}")
-        content = text.clean_text(item.content)
-        if not text.is_meaningful(content):
-            raise InvalidInputError(
-                f"{label}: content is blank or has only punctuation: {content[:40]!r}",
-                hint="Retain text that has at least one letter or digit.",
-            )
-        if item.update_mode not in ("replace", "append"):
-            raise InvalidInputError(f"{label}: update_mode must be replace or append, not {item.update_mode!r}")
-        timestamp = _utc(item.timestamp, label) or datetime.now(UTC)
-        entities = [
-            e for e in (text.clean_text(n).strip() for n in _names(item.entities, f"{label}: entities") or []) if e
-        ]
-        speaker = text.clean_text(item.speaker).strip() or None if item.speaker else None
-        return {
-            "entities": entities,
-            "speaker": speaker,
-            "timestamp": timestamp,
-            "payload": {
-                "document_id": item.document_id,
-                "update_mode": item.update_mode,
-                "content": content,
-                "context": text.clean_text(item.context) if item.context else None,
-                "timestamp": timestamp.isoformat(),
-                "tags": [text.clean_text(t) for t in _names(item.tags, f"{label}: tags") or []],
-                "metadata": dict(item.metadata or {}),
-                "chunks": chunking.chunk_text(content),
-            },
-        }
-
-    def _extract_units(
-        self, bank_id: str, group: list[dict[str, Any]], extractor: Extractor, dedupe: Deduplicator, first_item: int
-    ) -> None:
-        """Fill each item's payload units: facts of its new chunks, deduplicated, with embeddings (the group's
-        items are the call's ``first_item`` onwards)."""
-
-        def embed(texts: list[str]) -> Any:
-            return self.embedder.embed(texts, kind="passage")
-
-        stored = self._chunk_hashes(bank_id, [i["payload"]["document_id"] for i in group])
-        with _model_errors():
-            units.fill_units(
-                group, extractor=extractor, embed=embed, dedupe=dedupe, stored=stored, first_item=first_item
-            )
-
-    def _chunk_hashes(self, bank_id: str, document_ids: list[str | None]) -> dict[str, Counter[str]]:
-        """SHA-256 of the chunks each existing document has, counted (a text may repeat)."""
-        wanted = [d for d in document_ids if d]
-        if not wanted:
-            return {}
-        rows = self.conn.execute(
-            "SELECT document_id, content_hash FROM hindsight.chunks WHERE bank_id = %s AND document_id = ANY (%s)",
-            (bank_id, wanted),
-        ).fetchall()
-        known: dict[str, Counter[str]] = {}
-        for document_id, digest in rows:
-            known.setdefault(document_id, Counter())[digest] += 1
-        return known
+        with _errors():
+            return retaining.prepare(
+                item.content, timestamp=_utc(item.timestamp, label) or datetime.now(UTC),
+                document_id=item.document_id, context=item.context, tags=_names(item.tags, f"{label}: tags"),
+                metadata=item.metadata, entities=_names(item.entities, f"{label}: entities"), speaker=item.speaker,
+                update_mode=item.update_mode, label=label,
+            )  # fmt: skip
 
     @_retried
     def delete_document(self, bank_id: str, document_id: str) -> bool:
@@ -468,7 +370,7 @@ class Client:
 
         Raises :class:`BankNotFoundError` for an unknown bank.
         """
-        with _database_errors():
+        with _errors():
             row = self.conn.execute("SELECT hindsight.delete_document(%s, %s)", (bank_id, document_id)).fetchone()
         return bool(row and row[0])
 
@@ -486,27 +388,9 @@ class Client:
         Raises :class:`BankNotFoundError` for an unknown bank and :class:`ExtractionError` when the
         model fails (nothing is kept then).
         """
-        with _database_errors(), _model_errors(), self.conn.transaction():
-            rows = self.conn.execute("SELECT * FROM hindsight.consolidate(%s, use_llm => false)", (bank_id,)).fetchall()
-            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
-            llm = LLMClient.from_config(row[0] if row else {}) if use_llm else None
-            if llm is None:
-                return [(r[0], r[1], r[2]) for r in rows]
-            llm.usage = self.llm_usage
-
-            def facts_of(observation_id: UUID) -> list[tuple[Any, str]]:
-                return self.conn.execute(
-                    "SELECT unit_id, text FROM hindsight._observation_facts(%s, %s)", (bank_id, observation_id)
-                ).fetchall()
-
-            def write(observation_id: UUID, written: str, contradicting: list[Any]) -> int | None:
-                found = self.conn.execute(
-                    "SELECT hindsight._write_observation(%s, %s, %s, %s::uuid[], %s)",
-                    (bank_id, observation_id, written, contradicting, llm.model),
-                ).fetchone()
-                return found[0] if found else None
-
-            return rewrite_observations(llm, rows, facts_of=facts_of, write=write)
+        with _errors(), self.conn.transaction():
+            rows = consolidating.consolidate(PsycopgDatabase(self.conn), bank_id, self._llm if use_llm else None)
+        return [(UUID(observation), action, proof) for observation, action, proof in rows]
 
     def reflect(
         self,
@@ -531,22 +415,13 @@ class Client:
         model (with a hint on configuring one) or for a bad argument, and :class:`ExtractionError`
         when the model fails.
         """
-        config = self.get_bank(bank_id).config
-        llm = LLMClient.from_config(config)
-        if llm is None:
-            raise InvalidInputError(f"bank {bank_id!r} has no language model to reflect with", hint=reflect.NO_LLM_HINT)
-        llm.usage = self.llm_usage
-        recall_args = {"budget": budget, "max_tokens": max_tokens, "tags": tags, "tags_match": tags_match,
-                       "query_timestamp": query_timestamp}  # fmt: skip
-        memory = _Memory(self, bank_id, recall_args)
-        with _database_errors(), _model_errors():
-            try:
-                return reflect.reflect_loop(llm, config, query, budget=budget, memory=memory,
-                                            response_schema=response_schema)  # fmt: skip
-            except ValueError as exc:
-                if isinstance(exc, HindsightError):
-                    raise
-                raise InvalidInputError(str(exc)) from None
+        with _errors():
+            return reflecting.reflect(
+                PsycopgDatabase(self.conn), bank_id, query, llm_for=self._llm, budget=budget, max_tokens=max_tokens,
+                tags=_names(tags, "tags"), tags_match=tags_match, response_schema=response_schema,
+                query_timestamp=_utc(query_timestamp, "query_timestamp"), embedder=self.embedder,
+                reranker=self.reranker,
+            )  # fmt: skip
 
     # -- mental models ---------------------------------------------------------------
 
@@ -558,7 +433,7 @@ class Client:
         :class:`InvalidInputError` for a blank name or query or a name the bank already has."""
         if not name.strip() or not source_query.strip():
             raise InvalidInputError("a mental model needs a name and a source query")
-        with _database_errors():
+        with _errors():
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
             try:
                 self.conn.execute(
@@ -574,16 +449,9 @@ class Client:
         """Answer the model's source query with :meth:`reflect` and store the answer as its content (with
         its embedding, the memory ids it rests on and the time); the previous content goes to
         ``history``. Raises as :meth:`get_mental_model` and :meth:`reflect` do."""
-        model = self.get_mental_model(bank_id, name)
-        result = self.reflect(bank_id, model.source_query, tags=model.tags or None, max_tokens=model.max_tokens)
-        content = result.answer if isinstance(result.answer, str) else json.dumps(result.answer)
-        with _model_errors():
-            vector = self.embedder.embed([content], kind="passage")[0]
-        with _database_errors():
-            self.conn.execute(
-                "SELECT hindsight._store_mental_model(%s, %s, %s, %s, %s::uuid[])",
-                (bank_id, name, content, vector, [m["id"] for m in result.based_on]),
-            )
+        with _errors():
+            reflecting.refresh_mental_model(PsycopgDatabase(self.conn), bank_id, name, reflect_with=functools.partial(
+                self.reflect, bank_id), embedder=self.embedder)  # fmt: skip
         return self.get_mental_model(bank_id, name)
 
     def get_mental_model(self, bank_id: str, name: str) -> MentalModel:
@@ -599,7 +467,7 @@ class Client:
         return self._mental_models(bank_id, None)
 
     def _mental_models(self, bank_id: str, name: str | None) -> list[MentalModel]:
-        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+        with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # HS404 for an unknown bank
             rows = cur.execute(
                 "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
@@ -610,7 +478,7 @@ class Client:
 
     def delete_mental_model(self, bank_id: str, name: str) -> bool:
         """Delete the bank's mental model of that name; False when there was none."""
-        with _database_errors():
+        with _errors():
             cur = self.conn.execute(
                 "DELETE FROM hindsight.mental_models WHERE bank_id = %s AND name = %s", (bank_id, name)
             )
@@ -621,7 +489,7 @@ class Client:
 
         Raises :class:`BankNotFoundError` for an unknown bank.
         """
-        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
+        with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
             cur.execute(
                 "SELECT entity_id AS id, canonical_name, mention_count, first_seen, last_seen, co_occurring"
@@ -667,70 +535,20 @@ class Client:
         Raises :class:`BankNotFoundError` (naming the bank) and
         :class:`InvalidInputError` for a bad argument or query.
         """
-        query = text.clean_text(query)
-        if not text.is_meaningful(query):
-            raise InvalidInputError(f"query is blank or has only punctuation: {query[:40]!r}")
         window = None
         if temporal_window is not None:
             start, end = (_utc(v, "temporal_window") for v in temporal_window)
             window = Range(start, end, "[]")
-        with _database_errors():
-            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # unknown bank: fail before embedding
-        with _model_errors():
-            embedding = self.embedder.embed([query], kind="query")[0]
-        common = {
-            "bank_id": bank_id, "query": query, "query_embedding": embedding, "budget": budget,
-            "max_tokens": max_tokens, "types": _names(types, "types"), "tags": _names(tags, "tags"),
+        arguments = {
+            "budget": budget, "max_tokens": max_tokens, "types": _names(types, "types"), "tags": _names(tags, "tags"),
             "tags_match": tags_match, "query_timestamp": _utc(query_timestamp, "query_timestamp"), "trace": trace,
             "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
-            "arms": _names(arms, "arms"),
+            "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
         }  # fmt: skip
-        with _database_errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            if self.reranker is None:
-                # one statement, the bank's in-database cross-encoder if any; a bare function call, so on
-                # Citus it runs on the worker holding the bank (docs/scale-out.md), trace included
-                cur.execute(
-                    "SELECT hindsight.recall_json(bank_id => %(bank_id)s, query => %(query)s,"
-                    " query_embedding => %(query_embedding)s, budget => %(budget)s, max_tokens => %(max_tokens)s,"
-                    " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
-                    " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
-                    " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
-                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s, passthrough => %(passthrough)s,"
-                    " prefer_observations => %(prefer_observations)s) AS response",
-                    {**common, "passthrough": passthrough, "prefer_observations": prefer_observations},
-                )
-                row = cur.fetchone()
-                document = row["response"] if row else {"results": [], "trace": None}
-                return RecallResponse([_result(_from_json(r)) for r in document["results"]], document["trace"])
-            else:  # the driver's cross-encoder between the two halves of the pipeline
-                cur.execute(
-                    "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
-                    " array_agg(c.rerank_text ORDER BY c.candidate_rank) AS texts"
-                    " FROM hindsight.recall_candidates(bank_id => %(bank_id)s, query => %(query)s,"
-                    " query_embedding => %(query_embedding)s, budget => %(budget)s, max_tokens => %(max_tokens)s,"
-                    " types => %(types)s, tags => %(tags)s, tags_match => %(tags_match)s,"
-                    " query_timestamp => %(query_timestamp)s, trace => %(trace)s,"
-                    " temporal_window => %(temporal_window)s::tstzrange, fusion => %(fusion)s,"
-                    " cap_per_source => %(cap_per_source)s, arms => %(arms)s) AS c",
-                    common,
-                )
-                found = cur.fetchone() or {}
-                scores = None
-                if found.get("texts"):
-                    with _model_errors():
-                        scores = [float(x) for x in self.reranker.rerank(query, found["texts"])]
-                cur.execute(
-                    "SELECT * FROM hindsight.recall_finish(%s, coalesce(%s::hindsight.recall_candidate[], '{}'),"
-                    " %s::float8[], %s, %s, %s, %s, %s, %s)",
-                    (bank_id, found.get("candidates"), scores, budget, max_tokens, common["query_timestamp"],
-                     passthrough, trace, prefer_observations),
-                )  # fmt: skip
-            rows = cur.fetchall()
-            trace_doc = None
-            if trace:
-                value = cur.execute("SELECT current_setting('hindsight.last_trace', true) AS t").fetchone()
-                trace_doc = json.loads(value["t"]) if value and value["t"] else None
-        return RecallResponse([_result(row) for row in rows], trace_doc)
+        with _errors():
+            found = recalling.recall(PsycopgDatabase(self.conn), bank_id, query, embedder=self.embedder,
+                                     reranker=self.reranker, **arguments)  # fmt: skip
+        return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
 
 
 _SCORE_COLUMNS = {

@@ -21,7 +21,7 @@ import re
 
 import psycopg
 
-from hindsight_pl import llm, providers
+from hindsight_pl import errors
 
 # PL/Python puts its exception class before an error's message ("plpy.Error: ...",
 # "spiexceptions.InsufficientPrivilege: ..."); hindsight._raise removes the same in SQL.
@@ -57,12 +57,12 @@ class ServerError(HindsightError):
     """The embedded PostgreSQL server could not be initialised, started or stopped."""
 
 
-class ExtractionError(HindsightError, llm.LLMError):
+class ExtractionError(HindsightError, errors.LLMError):
     """A language model call failed (fact extraction, observation writing, reflect): the endpoint erred
     or answered off-schema. Nothing was written."""
 
 
-class ProviderError(HindsightError, providers.ProviderError):
+class ProviderError(HindsightError, errors.ProviderError):
     """A model provider (embedding model, cross-encoder, model server) failed; the message names it."""
 
 
@@ -74,6 +74,20 @@ class ConnectionLostError(HindsightError):
 
 class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
+
+
+def from_pipeline(exc: errors.HindsightPlError) -> HindsightError:
+    """An error of hindsight_pl (raised in this process) as the matching :class:`HindsightError`."""
+    if isinstance(exc, HindsightError):
+        return exc
+    cls: type[HindsightError] = HindsightError
+    if isinstance(exc, errors.InputError):
+        cls = InvalidInputError
+    elif isinstance(exc, errors.LLMError):
+        cls = ExtractionError
+    elif isinstance(exc, errors.ProviderError):
+        cls = ProviderError
+    return cls(str(exc), hint=exc.hint)
 
 
 def from_database(exc: psycopg.Error) -> HindsightError:

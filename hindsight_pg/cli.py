@@ -538,7 +538,7 @@ def serve_models(
 ) -> None:
     """Serve the local embedding model and cross-encoder over the text-embeddings-inference protocol
     (POST /embed, POST /rerank, GET /health), for {"kind": "http", "url": ...} providers (docs/providers.md)."""
-    from hindsight_pl import providers
+    from hindsight_pl import errors, providers
 
     from ._model_server import serve
 
@@ -548,7 +548,7 @@ def serve_models(
         embedder.embed(["warm-up"])
         if reranker is not None:
             reranker.rerank("warm-up", ["warm-up"])
-    except providers.ProviderError as exc:
+    except errors.ProviderError as exc:
         raise ProviderError(str(exc)) from exc
     err.print(f"hindsight-pg model server on http://{host}:{port} (embeddings: {embedding_model}; "
               f"cross-encoder: {reranker_model or 'none'})")  # fmt: skip

@@ -23,19 +23,8 @@ from datetime import UTC, datetime
 from typing import Any, cast
 
 from . import chunking
+from .errors import LLMError
 from .extract import Fact, is_fact
-
-
-class LLMError(Exception):
-    """A language model call failed: the endpoint erred, or answered twice with something that is
-    not JSON of the schema, or wrote nothing usable. The message names the model; ``hint`` (or
-    None) says what to do. The driver raises it as ``hindsight_pg.ExtractionError``; SQL
-    functions as SQLSTATE HS503."""
-
-    def __init__(self, message: str, *, hint: str | None = None) -> None:
-        super().__init__(message)
-        self.hint = hint
-
 
 OFF_SCHEMA = "A model that follows JSON schemas (structured outputs, tool calls) is needed; small local models may not."
 

@@ -34,6 +34,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
 from . import chunking
+from .errors import ProviderError
 
 DIMENSIONS = 384
 MINILM = "all-MiniLM-L6-v2"
@@ -41,10 +42,6 @@ E5 = "multilingual-e5-small"
 DEFAULT_EMBEDDING: dict[str, Any] = {"kind": "local", "model": MINILM}
 DEFAULT_RERANKER: dict[str, Any] = {"kind": "none"}
 KINDS = ("query", "passage")
-
-
-class ProviderError(Exception):
-    """A provider could not be configured or did not answer; the message names the model or URL."""
 
 
 class Embedder(Protocol):
@@ -337,14 +334,3 @@ def cached(cache: dict[str, Any], what: str, config: Mapping[str, Any]) -> Any:
     if key not in cache:
         cache[key] = embedder(config) if what == "embedding" else reranker(config)
     return cache[key]
-
-
-def for_bank(plpy: Any, gd: dict[str, Any], bank_id: str, what: str) -> Any:
-    """Inside the database: the provider of ``what`` (``embedding`` or ``reranker``) that
-    ``hindsight.provider_config(bank_id, what)`` names, made once per session (``gd`` is PL/Python's
-    ``GD``). Raises ValueError for a bad config; the query raises HS404 for an unknown bank."""
-    plan = gd.get("hindsight_provider_plan") or gd.setdefault(
-        "hindsight_provider_plan", plpy.prepare("SELECT hindsight.provider_config($1, $2) AS c", ["text", "text"])
-    )
-    config = json.loads(plpy.execute(plan, [bank_id, what])[0]["c"])
-    return cached(gd.setdefault("hindsight_providers", {}), what, config)

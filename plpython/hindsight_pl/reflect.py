@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from . import text
-from .llm import OFF_SCHEMA, LLMClient, LLMError
+from .errors import LLMError
+from .llm import OFF_SCHEMA, LLMClient
 
 ITERATIONS = {"low": 5, "mid": 10, "high": 20}
 

@@ -11,6 +11,7 @@ import unicodedata
 from collections.abc import Sequence
 
 from . import tokens
+from .errors import InputError
 
 # Longer unit texts are refused by the database: chunk them first (the driver
 # splits content into chunks of at most 3,000 characters). A tsvector holds at
@@ -18,12 +19,11 @@ from . import tokens
 MAX_UNIT_CHARS = 100_000
 
 
-class InvalidText(ValueError):
+class InvalidText(InputError):
     """A text that cannot be stored as a memory. ``hint`` says what to do."""
 
     def __init__(self, message: str, hint: str) -> None:
-        super().__init__(message)
-        self.hint = hint
+        super().__init__(message, hint=hint)
 
 
 def clean_text(text: str) -> str:

@@ -459,25 +459,9 @@ LANGUAGE plpython3u STABLE
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-import json
-plan = GD.get("hindsight_spread_plan")
-if plan is None:
-    plan = plpy.prepare(
-        "SELECT * FROM hindsight._temporal_links($1, $2, $3, $4, $5, $6, $7, $8)",
-        ["text", "uuid[]", "tstzrange", "text[]", "text[]", "text", "int", "float8"],
-    )
-    GD["hindsight_spread_plan"] = plan
-cfg = json.loads(config)
-params = hpl.spreading.SpreadParams.from_config(cfg)
-
-def fetch(frontier):
-    rows = plpy.execute(plan, [bank_id, frontier, temporal_window, types, tags, tags_match,
-                               params.links_per_node, params.min_link_weight])
-    return [hpl.spreading.Link(r["from_unit_id"], r["to_unit_id"], r["link_type"], r["weight"], r["proximity"])
-            for r in rows]
-
-scores = hpl.spreading.spread(dict(zip(entry_ids, entry_scores)), fetch, params, max_nodes)
-return [(unit, score, order) for order, (unit, score) in enumerate(scores.items(), start=1)]
+from hindsight_pl.pipeline import in_database
+return in_database.temporal_spread(plpy, GD, bank_id, entry_ids, entry_scores, temporal_window, types, tags,
+                                   tags_match, max_nodes, config)
 $$;
 COMMENT ON FUNCTION hindsight._temporal_spread(text, uuid[], float8[], tstzrange, text[], text[], text, int, jsonb) IS
     'Spreading activation of the temporal arm from its entry points (ids and proximity scores) along temporal '

@@ -334,25 +334,9 @@ RETURNS TABLE (observation_id uuid, action text, proof_count int)
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
-import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl.llm import LLMError, in_database, rewrite_observations
-
-config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-llm = in_database(plpy, config)
-if llm is None:
-    plpy.error(f"bank {bank_id!r} has no language model to consolidate with", sqlstate="22023")
-facts = plpy.prepare("SELECT unit_id, text FROM hindsight._observation_facts($1, $2)", ["text", "uuid"])
-write = plpy.prepare("SELECT hindsight._write_observation($1, $2, $3, $4, $5) AS proof",
-                     ["text", "uuid", "text", "uuid[]", "text"])
-rows = plpy.execute(plpy.prepare("SELECT * FROM hindsight._group_observations($1)", ["text"]), [bank_id])
-try:
-    return rewrite_observations(
-        llm, [(r["observation_id"], r["action"], r["proof_count"]) for r in rows],
-        facts_of=lambda o: [(f["unit_id"], f["text"]) for f in plpy.execute(facts, [bank_id, o])],
-        write=lambda o, text, bad: plpy.execute(write, [bank_id, o, text, bad, llm.model])[0]["proof"])
-except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
+from hindsight_pl.pipeline import in_database
+return in_database.consolidate(plpy, GD, bank_id)
 $$;
 COMMENT ON FUNCTION hindsight._consolidate_with_llm(text) IS
     'The LLM pass of hindsight.consolidate: the offline pass (hindsight._group_observations), then the bank''s '

@@ -105,17 +105,8 @@ LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl import providers
-if kind not in ("query", "passage"):
-    plpy.error(f"kind must be query or passage, got {kind!r}", sqlstate="22023")
-try:
-    vectors = providers.for_bank(plpy, GD, bank_id, "embedding").embed([t or "" for t in (texts or [])], kind)
-except providers.ProviderError as exc:
-    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
-               "'embedding') (docs/providers.md).")
-except ValueError as exc:
-    plpy.error(str(exc), sqlstate="22023")
-return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
+from hindsight_pl.pipeline import in_database
+return in_database.embed(plpy, GD, bank_id, texts, kind)
 $$;
 COMMENT ON FUNCTION hindsight._embed(text, text[], text) IS
     'The PL/Python body of hindsight.embed (which see).';
@@ -149,17 +140,8 @@ LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl import providers
-try:
-    model = providers.for_bank(plpy, GD, bank_id, "reranker")
-    if model is None:
-        return None
-    return model.rerank(query or "", [d or "" for d in (documents or [])]).tolist()
-except providers.ProviderError as exc:
-    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
-               "'reranker') (docs/providers.md).")
-except ValueError as exc:
-    plpy.error(str(exc), sqlstate="22023")
+from hindsight_pl.pipeline import in_database
+return in_database.rerank(plpy, GD, bank_id, query, documents)
 $$;
 COMMENT ON FUNCTION hindsight._rerank(text, text, text[]) IS
     'The PL/Python body of hindsight.rerank (which see).';
@@ -203,54 +185,10 @@ RETURNS TABLE (document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
-import json
-from collections import Counter
-from datetime import UTC, datetime
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl import chunking, providers, text, units
-from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.llm import LLMError, in_database
-
-config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-extractor = units.bank_extractor(config, in_database(plpy, config))
-cleaned = text.clean_text(content or "")
-if not text.is_meaningful(cleaned):
-    plpy.error(f"content is blank or has only punctuation: {cleaned[:40]!r}", sqlstate="22023",
-               hint="Retain text that has at least one letter or digit.")
-if update_mode not in ("replace", "append"):
-    plpy.error(f"update_mode must be replace or append, got {update_mode!r}", sqlstate="22023")
-said = plpy.execute(plpy.prepare("SELECT extract(epoch FROM coalesce($1, now()))::float8 AS t", ["timestamptz"]),
-                    [mentioned_at])[0]["t"]
-moment = datetime.fromtimestamp(said, UTC)
-names = [n for n in (text.clean_text(e).strip() for e in (entities or []) if e) if n]
-who = (text.clean_text(speaker).strip() or None) if speaker else None
-item = {
-    "entities": names, "speaker": who, "timestamp": moment,
-    "payload": {
-        "document_id": document_id, "update_mode": update_mode, "content": cleaned,
-        "context": text.clean_text(context) if context else None, "timestamp": moment.isoformat(),
-        "tags": [text.clean_text(t) for t in (tags or []) if t is not None],
-        "metadata": json.loads(metadata) if metadata else {}, "chunks": chunking.chunk_text(cleaned),
-    },
-}
-stored = Counter()
-if document_id:
-    rows = plpy.execute(plpy.prepare("SELECT content_hash FROM hindsight.chunks WHERE bank_id = $1 AND document_id = $2",
-                                     ["text", "text"]), [bank_id, document_id])
-    stored.update(r["content_hash"] for r in rows)
-try:
-    embedder = providers.for_bank(plpy, GD, bank_id, "embedding")
-    units.fill_units([item], extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"),
-                     dedupe=Deduplicator(float(config.get("dedupe_similarity", 0.95))),
-                     stored={document_id or "": stored})
-except providers.ProviderError as exc:
-    plpy.error(str(exc), sqlstate="HS502", hint="Check the provider with SELECT hindsight.provider_config(bank_id, "
-               "'embedding') (docs/providers.md).")
-except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
-rows = plpy.execute(plpy.prepare("SELECT document_id, unit_id, merged FROM hindsight.retain($1, $2::jsonb)",
-                                 ["text", "text"]), [bank_id, json.dumps([item["payload"]])])
-return [(r["document_id"], r["unit_id"], r["merged"]) for r in rows]
+from hindsight_pl.pipeline import in_database
+return in_database.retain_text(plpy, GD, bank_id, content, document_id, mentioned_at, context, tags, metadata,
+                               entities, speaker, update_mode)
 $$;
 COMMENT ON FUNCTION hindsight._retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text) IS
     'The PL/Python body of hindsight.retain_text (which see).';

@@ -81,50 +81,10 @@ RETURNS TABLE (answer text, structured_answer jsonb, based_on jsonb, usage jsonb
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
-import json
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-from hindsight_pl import reflect
-from hindsight_pl.llm import LLMError, in_database
-
-config = json.loads(plpy.execute(plpy.prepare("SELECT hindsight.bank_config($1) AS c", ["text"]), [bank_id])[0]["c"])
-llm = in_database(plpy, config)
-if llm is None:
-    plpy.error(f"bank {bank_id!r} has no language model to reflect with", sqlstate="22023", hint=reflect.NO_LLM_HINT)
-plans = GD.setdefault("hindsight_reflect_plans", {})
-if not plans:
-    plans["search"] = plpy.prepare(
-        "SELECT r.id, r.text, r.fact_type, to_json(coalesce(r.occurred_start, r.mentioned_at)) #>> '{}' AS date"
-        " FROM hindsight.recall($1, $2, budget => $3, max_tokens => $4, types => $5, tags => $6, tags_match => $7,"
-        " query_timestamp => $8, prefer_observations => true) r ORDER BY r.rank",
-        ["text", "text", "text", "int", "text[]", "text[]", "text", "timestamptz"])
-    plans["source"] = plpy.prepare("SELECT id, source FROM hindsight._memory_source($1, $2)", ["text", "text"])
-    plans["models"] = plpy.prepare(
-        "SELECT id, name, content FROM hindsight._nearest_mental_models($1, (hindsight.embed($1, ARRAY[$2], 'query'))[1])",
-        ["text", "text"])
-
-class Memory:
-    def search(self, cue, types):
-        rows = plpy.execute(plans["search"], [bank_id, cue, budget, max_tokens, types, tags, tags_match, query_timestamp])
-        return [(r["id"], r["text"], r["fact_type"], r["date"]) for r in rows]
-
-    def source(self, memory_id):
-        rows = plpy.execute(plans["source"], [bank_id, memory_id])
-        return (rows[0]["id"], rows[0]["source"]) if rows else None
-
-    def mental_models(self, cue):
-        return [(r["id"], r["name"], r["content"]) for r in plpy.execute(plans["models"], [bank_id, cue])]
-
-try:
-    result = reflect.reflect_loop(llm, config, query or "", budget=budget, memory=Memory(),
-                                  response_schema=json.loads(response_schema) if response_schema else None)
-except LLMError as exc:
-    plpy.error(str(exc), sqlstate="HS503", hint=exc.hint)
-except ValueError as exc:
-    plpy.error(str(exc), sqlstate="22023")
-# errors of the SQL the tools run (HS502 from hindsight.embed, ...) pass through with their SQLSTATE
-structured = None if response_schema is None else json.dumps(result.answer)
-answer = result.answer if response_schema is None else structured
-return [(answer, structured, json.dumps(result.based_on), json.dumps(result.usage), json.dumps(result.trace))]
+from hindsight_pl.pipeline import in_database
+return in_database.reflect(plpy, GD, bank_id, query, budget, max_tokens, tags, tags_match, response_schema,
+                           query_timestamp)
 $$;
 COMMENT ON FUNCTION hindsight._reflect(text, text, text, int, text[], text, jsonb, timestamptz) IS
     'The PL/Python body of hindsight.reflect (which see); hindsight.reflect raises its errors without PL/Python''s '
@@ -217,6 +177,19 @@ COMMENT ON FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid
     'stamps last_refreshed_at and appends the previous content ({content, refreshed_at}) to history. Returns the '
     'row, none for an unknown name. Used by hindsight.refresh_mental_model and the driver''s refresh_mental_model.';
 
+CREATE OR REPLACE FUNCTION hindsight._refresh_mental_model(bank_id text, name text)
+RETURNS void
+LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl.pipeline import in_database
+in_database.refresh_mental_model(plpy, GD, bank_id, name)
+$$;
+COMMENT ON FUNCTION hindsight._refresh_mental_model(text, text) IS
+    'The PL/Python body of hindsight.refresh_mental_model (which see): hindsight_pl.pipeline.reflect.'
+    'refresh_mental_model, the driver''s code.';
+
 CREATE OR REPLACE FUNCTION hindsight.refresh_mental_model(bank_id text, name text)
 RETURNS hindsight.mental_models
 LANGUAGE plpgsql
@@ -225,22 +198,18 @@ SET search_path FROM CURRENT
 AS $$
 DECLARE
     model hindsight.mental_models;
-    answer record;
+    state text;
+    message text;
+    hint text;
 BEGIN
-    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank, before any Python runs
+    PERFORM hindsight._refresh_mental_model(bank_id, name);
     SELECT m.* INTO model FROM hindsight.mental_models m
     WHERE m.bank_id = refresh_mental_model.bank_id AND m.name = refresh_mental_model.name;
-    IF NOT FOUND THEN
-        RAISE EXCEPTION 'bank "%" has no mental model named "%"', bank_id, name
-            USING ERRCODE = '22023',
-                  HINT = 'Create it with INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (...).';
-    END IF;
-    SELECT r.* INTO answer
-    FROM hindsight.reflect(bank_id, model.source_query, max_tokens => model.max_tokens,
-                           tags => nullif(model.tags, '{}')) r;
-    RETURN hindsight._store_mental_model(
-        bank_id, name, answer.answer, (hindsight.embed(bank_id, ARRAY[answer.answer], 'passage'))[1],
-        ARRAY(SELECT (m->>'id')::uuid FROM jsonb_array_elements(answer.based_on) m));
+    RETURN model;
+EXCEPTION WHEN OTHERS THEN
+    GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
+    PERFORM hindsight._raise(state, message, hint);
 END
 $$;
 COMMENT ON FUNCTION hindsight.refresh_mental_model(text, text) IS

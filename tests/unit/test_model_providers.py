@@ -12,7 +12,8 @@ import requests
 from _models import free_port, model_server
 
 from hindsight_pl import providers
-from hindsight_pl.providers import HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker, ProviderError
+from hindsight_pl.errors import ProviderError
+from hindsight_pl.providers import HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker
 
 TEXTS = ["Caroline went to a support group.", "Melanie signed up for a pottery class.", "The lake at sunset."]
 

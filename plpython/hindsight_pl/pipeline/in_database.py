@@ -1,0 +1,154 @@
+"""The bodies of the extension's PL/Python functions: each builds the database (:class:`PlpyDatabase`
+over ``plpy``) and the bank's models (providers made once per session in ``GD``; a language model
+client that asks ``hindsight._check_llm_endpoint`` before its first request), calls one step of the
+pipeline, and raises its errors with their SQLSTATE and hint (:func:`raised`)."""
+
+from __future__ import annotations
+
+import functools
+import json
+from collections.abc import Callable, Mapping, Sequence
+from datetime import UTC, datetime
+from typing import Any, TypeVar
+
+from .. import providers, spreading
+from ..errors import HindsightPlError, ProviderError
+from ..llm import LLMClient
+from . import consolidate as consolidating
+from . import reflect as reflecting
+from . import retain as retaining
+from .database import PlpyDatabase
+
+T = TypeVar("T")
+
+TEMPORAL_LINKS = (
+    "SELECT * FROM hindsight._temporal_links($1::text, $2::uuid[], $3::tstzrange, $4::text[], $5::text[], $6::text,"
+    " $7::int, $8::float8)"
+)
+PROVIDER_HINT = "Check the provider with SELECT hindsight.provider_config(bank_id, '{what}') (docs/providers.md)."
+
+
+def raised(plpy: Any, step: Callable[[], T], provider: str = "embedding") -> T:
+    """``step()``, with an error of hindsight_pl raised as ``plpy.error`` with its SQLSTATE and hint (a
+    provider's failure hints at ``provider``'s config) and any other ValueError as 22023; the database's
+    own errors pass through as they are."""
+    try:
+        return step()
+    except HindsightPlError as exc:
+        hint = exc.hint or (PROVIDER_HINT.format(what=provider) if isinstance(exc, ProviderError) else None)
+        plpy.error(str(exc), sqlstate=exc.sqlstate, hint=hint)
+    except ValueError as exc:
+        plpy.error(str(exc), sqlstate="22023")
+    raise AssertionError("unreachable: plpy.error raises")
+
+
+def database(plpy: Any, gd: dict[str, Any]) -> PlpyDatabase:
+    """The session's database: statements prepared once per session (in ``GD``)."""
+    return PlpyDatabase(plpy, gd.setdefault("hindsight_plans", {}))
+
+
+def llm_for(plpy: Any) -> Callable[[Mapping[str, Any]], LLMClient | None]:
+    """The language model client of a bank's config, or None; its first request asks
+    ``hindsight._check_llm_endpoint`` (42501 for an endpoint the role may not call)."""
+    plan = plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"])
+    return functools.partial(LLMClient.from_config, before_call=lambda base_url: plpy.execute(plan, [base_url]))
+
+
+def provider(plpy: Any, gd: dict[str, Any], bank_id: str, what: str) -> Any:
+    """The bank's provider of ``what`` (embedding or reranker), made once per session."""
+    row = database(plpy, gd).rows("SELECT hindsight.provider_config($1::text, $2::text)::text AS c", bank_id, what)
+    return providers.cached(gd.setdefault("hindsight_providers", {}), what, json.loads(row[0]["c"]))
+
+
+def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] | None, kind: str) -> list[str]:
+    """hindsight.embed: one vector (as text) per text."""
+
+    def step() -> list[str]:
+        if kind not in providers.KINDS:
+            raise ValueError(f"kind must be query or passage, got {kind!r}")
+        vectors = provider(plpy, gd, bank_id, "embedding").embed([t or "" for t in texts or []], kind)
+        return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
+
+    return raised(plpy, step)
+
+
+def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
+    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder."""
+
+    def step() -> Any:
+        model = provider(plpy, gd, bank_id, "reranker")
+        return None if model is None else model.rerank(query or "", [d or "" for d in documents or []]).tolist()
+
+    return raised(plpy, step, provider="reranker")
+
+
+def retain_text(
+    plpy: Any, gd: dict[str, Any], bank_id: str, content: str | None, document_id: str | None,
+    mentioned_at: str | None, context: str | None, tags: list[str | None] | None, metadata: str | None,
+    entities: list[str | None] | None, speaker: str | None, update_mode: str | None,
+) -> list[tuple[str, str | None, str]]:  # fmt: skip
+    """hindsight.retain_text: (document_id, unit_id, merged JSON) per new memory unit."""
+    db = database(plpy, gd)
+    said = db.rows("SELECT extract(epoch FROM coalesce($1::timestamptz, now()))::float8 AS t", mentioned_at)[0]["t"]
+
+    def step() -> list[tuple[str, str | None, str]]:
+        item = retaining.prepare(
+            content or "", timestamp=datetime.fromtimestamp(said, UTC), document_id=document_id, context=context,
+            tags=tags, metadata=json.loads(metadata) if metadata else None, entities=entities, speaker=speaker,
+            update_mode=update_mode or "",
+        )  # fmt: skip
+        stored = retaining.retain(db, bank_id, [item], embedder=provider(plpy, gd, bank_id, "embedding"),
+                                  llm_for=llm_for(plpy))  # fmt: skip
+        return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
+
+    return raised(plpy, step)
+
+
+def consolidate(plpy: Any, gd: dict[str, Any], bank_id: str) -> list[tuple[str, str, int | None]]:
+    """hindsight.consolidate with the bank's language model: (observation_id, action, proof_count) rows."""
+    return raised(plpy, lambda: consolidating.consolidate(database(plpy, gd), bank_id, llm_for(plpy)))
+
+
+def reflect(
+    plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, budget: str, max_tokens: int,
+    tags: list[str] | None, tags_match: str, response_schema: str | None, query_timestamp: str | None,
+) -> list[tuple[Any, ...]]:  # fmt: skip
+    """hindsight.reflect: one row (answer, structured_answer, based_on, usage, trace), JSON as text."""
+    schema = json.loads(response_schema) if response_schema else None
+    result = raised(plpy, lambda: reflecting.reflect(
+        database(plpy, gd), bank_id, query or "", llm_for=llm_for(plpy), budget=budget, max_tokens=max_tokens,
+        tags=tags, tags_match=tags_match, response_schema=schema, query_timestamp=query_timestamp,
+    ))  # fmt: skip
+    structured = None if schema is None else json.dumps(result.answer)
+    answer = result.answer if schema is None else structured
+    return [(answer, structured, json.dumps(result.based_on), json.dumps(result.usage), json.dumps(result.trace))]
+
+
+def refresh_mental_model(plpy: Any, gd: dict[str, Any], bank_id: str, name: str) -> None:
+    """hindsight.refresh_mental_model: reflect on the model's source query and store the answer."""
+    db = database(plpy, gd)
+
+    def reflect_with(query: str, **arguments: Any) -> Any:
+        return reflecting.reflect(db, bank_id, query, llm_for=llm_for(plpy), **arguments)
+
+    raised(plpy, lambda: reflecting.refresh_mental_model(db, bank_id, name, reflect_with=reflect_with))
+
+
+def temporal_spread(
+    plpy: Any, gd: dict[str, Any], bank_id: str, entry_ids: list[str], entry_scores: list[float],
+    temporal_window: str | None, types: list[str] | None, tags: list[str] | None, tags_match: str,
+    max_nodes: int, config: str,
+) -> list[tuple[str, float, int]]:  # fmt: skip
+    """hindsight._temporal_spread: every unit reached from the entry points along temporal and causal links
+    (:func:`hindsight_pl.spreading.spread`), with its score and the order it was reached in."""
+    db = database(plpy, gd)
+    params = spreading.SpreadParams.from_config(json.loads(config))
+
+    def fetch(frontier: Sequence[str]) -> list[spreading.Link]:
+        rows = db.rows(TEMPORAL_LINKS, bank_id, list(frontier), temporal_window, types, tags, tags_match,
+                       params.links_per_node, params.min_link_weight)  # fmt: skip
+        return [spreading.Link(r["from_unit_id"], r["to_unit_id"], r["link_type"], r["weight"], r["proximity"])
+                for r in rows]  # fmt: skip
+
+    scores = spreading.spread(dict(zip(entry_ids, entry_scores, strict=True)), fetch, params, max_nodes)
+    return [(unit, score, order) for order, (unit, score) in enumerate(scores.items(), start=1)]

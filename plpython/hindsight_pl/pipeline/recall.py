@@ -1,0 +1,105 @@
+"""Recall as the driver and reflect's tools call it: the query's embedding from the caller's
+embedder (or, without one, from the bank's provider inside the database), then either
+``hindsight.recall_json`` (the bank's in-database cross-encoder, if any) or, with the caller's own
+cross-encoder, ``hindsight.recall_candidates``, its scores, and ``hindsight.recall_finish``.
+docs/recall.md describes every stage; this module only decides which SQL runs."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any
+
+from ..errors import InputError
+from ..providers import Embedder, Reranker
+from ..text import clean_text, is_meaningful
+from .database import Database, one
+
+# hindsight.recall_candidates' arguments after (bank_id, query, query_embedding), in its order: the
+# arguments every recall entry point takes. hindsight.recall and hindsight.recall_json add passthrough
+# and prefer_observations (recall_json also include_chunks and max_chunk_tokens); tests/db/test_catalogue.py
+# checks this against the catalogue.
+CANDIDATE_ARGUMENTS: dict[str, str] = {
+    "budget": "text", "max_tokens": "int", "types": "text[]", "tags": "text[]", "tags_match": "text",
+    "query_timestamp": "timestamptz", "trace": "bool", "temporal_window": "tstzrange", "fusion": "text",
+    "cap_per_source": "int", "arms": "text[]",
+}  # fmt: skip
+FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations": "bool"}
+DEFAULTS: dict[str, Any] = {
+    "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
+    "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
+    "passthrough": "normalized", "prefer_observations": False,
+}  # fmt: skip
+
+
+def _named(arguments: dict[str, str], first: int) -> str:
+    """``name => $n::type, ...`` for ``arguments``, numbered from ``first``."""
+    return ", ".join(f"{name} => ${first + n}::{kind}" for n, (name, kind) in enumerate(arguments.items()))
+
+
+RECALL_JSON = (
+    "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
+    + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
+    + ")::text AS response"
+)
+CANDIDATES = (
+    "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
+    " array_agg(c.rerank_text ORDER BY c.candidate_rank) AS texts"
+    " FROM hindsight.recall_candidates(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
+    + _named(CANDIDATE_ARGUMENTS, 4)
+    + ") AS c"
+)
+FINISH = (
+    "SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.rank), '[]')::text AS results,"
+    " CASE WHEN $8::bool THEN current_setting('hindsight.last_trace', true) END AS trace"
+    " FROM hindsight.recall_finish($1::text, coalesce($2::hindsight.recall_candidate[], '{}'), $3::float8[],"
+    " $4::text, $5::int, $6::timestamptz, $7::text, $8::bool, $9::bool) AS f"
+)
+
+
+def vector_text(vector: Sequence[float]) -> str:
+    """A vector parameter as pgvector's text form, ``[x,y,...]``."""
+    return "[" + ",".join(repr(float(x)) for x in vector) + "]"
+
+
+def recall(
+    db: Database,
+    bank_id: str,
+    query: str,
+    *,
+    embedder: Embedder | None = None,
+    reranker: Reranker | None = None,
+    **arguments: Any,
+) -> dict[str, Any]:
+    """Recall ``query`` from the bank: ``{"results": [rows of hindsight.recall as JSON objects, best
+    first], "trace": {...} or None}``. ``arguments`` are those of :data:`CANDIDATE_ARGUMENTS` and
+    :data:`FINISH_ARGUMENTS` (defaults :data:`DEFAULTS`; times and the window as the database reads
+    them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, else
+    the database does; ``reranker`` scores the candidates here, else the bank's cross-encoder does.
+
+    Raises :class:`InputError` for a blank query or an unknown argument, ``ProviderError`` when a
+    model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
+    through."""
+    unknown = sorted(set(arguments) - set(DEFAULTS))
+    if unknown:
+        raise InputError(f"recall has no argument {unknown[0]!r}")
+    given = {**DEFAULTS, **arguments}
+    query = clean_text(query)
+    if not is_meaningful(query):
+        raise InputError(f"query is blank or has only punctuation: {query[:40]!r}")
+    one(db, "SELECT hindsight.bank_config($1::text) IS NULL AS unknown", bank_id)  # HS404 before embedding
+    embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None else None
+    head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
+    if reranker is None:
+        row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
+        document = json.loads(row["response"]) if row else {"results": [], "trace": None}
+        return {"results": document["results"], "trace": document["trace"]}
+    found = one(db, CANDIDATES, *head) or {}
+    scores = None
+    if found.get("texts"):
+        scores = [float(x) for x in reranker.rerank(query, found["texts"])]
+    finish = [given[name] for name in ("budget", "max_tokens", "query_timestamp", "passthrough", "trace")]
+    finished = one(db, FINISH, bank_id, found.get("candidates"), scores, *finish, given["prefer_observations"])
+    assert finished is not None  # an aggregate: always one row
+    trace = json.loads(finished["trace"]) if finished["trace"] else None
+    return {"results": json.loads(finished["results"]), "trace": trace}

@@ -1,0 +1,146 @@
+"""Retain from text: each item cleaned, checked and chunked (:func:`prepare`), then, in groups, the
+facts of its new chunks extracted, deduplicated and embedded (:func:`hindsight_pl.units.fill_units`)
+and stored with ``hindsight.retain`` (:func:`retain`). The driver's ``Client.retain_batch`` and the
+database's ``hindsight.retain_text`` both run it. docs/retain.md."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from .. import chunking, text, units
+from ..dedupe import Deduplicator
+from ..errors import InputError
+from ..extract import Extractor
+from ..llm import LLMClient
+from ..providers import Embedder
+from .banks import bank_config
+from .database import Database
+
+# Items go to the database in groups of this many: one embedding batch and one hindsight.retain call each.
+GROUP_SIZE = 64
+UPDATE_MODES = ("replace", "append")
+
+STORE = (
+    "SELECT item_index, document_id, unit_id::text AS unit_id, merged::text AS merged"
+    " FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb)"
+)
+CHUNK_HASHES = (
+    "SELECT document_id, content_hash FROM hindsight.chunks WHERE bank_id = $1::text AND document_id = ANY ($2::text[])"
+)
+
+
+def prepare(
+    content: str,
+    *,
+    timestamp: datetime,
+    document_id: str | None = None,
+    context: str | None = None,
+    tags: Sequence[str | None] | None = None,
+    metadata: Mapping[str, Any] | None = None,
+    entities: Sequence[str | None] | None = None,
+    speaker: str | None = None,
+    update_mode: str = "replace",
+    label: str | None = None,
+) -> dict[str, Any]:
+    """One item made ready for :func:`retain`: content, context, tags, entities and speaker cleaned
+    (:func:`hindsight_pl.text.clean_text`; blank names and NULL tags dropped), content chunked
+    (at most 3,000 characters a chunk). ``timestamp`` (aware) is when it was said. Raises
+    :class:`InputError` (its message starting with ``label``, e.g. ``item 3``, when given) for blank or
+    punctuation-only content or an update mode other than replace or append."""
+    prefix = f"{label}: " if label else ""
+    cleaned = text.clean_text(content)
+    if not text.is_meaningful(cleaned):
+        raise InputError(f"{prefix}content is blank or has only punctuation: {cleaned[:40]!r}",
+                         hint="Retain text that has at least one letter or digit.")  # fmt: skip
+    if update_mode not in UPDATE_MODES:
+        raise InputError(f"{prefix}update_mode must be replace or append, not {update_mode!r}")
+    names = [n for n in (text.clean_text(e).strip() for e in entities or () if e) if n]
+    return {
+        "entities": names,
+        "speaker": (text.clean_text(speaker).strip() or None) if speaker else None,
+        "timestamp": timestamp,
+        "payload": {
+            "document_id": document_id,
+            "update_mode": update_mode,
+            "content": cleaned,
+            "context": text.clean_text(context) if context else None,
+            "timestamp": timestamp.isoformat(),
+            "tags": [text.clean_text(t) for t in tags or () if t is not None],
+            "metadata": dict(metadata or {}),
+            "chunks": chunking.chunk_text(cleaned),
+        },
+    }
+
+
+@dataclass
+class Retained:
+    """What :func:`retain` stored: ``rows`` of ``hindsight.retain`` (``item_index`` counted over the call,
+    ``document_id``, ``unit_id`` text or None, ``merged``: the repeats stored as that unit, a list), and
+    ``merges``: every repeated fact as ``(item_index, text, unit_id it was stored as, reason, similarity)``."""
+
+    rows: list[dict[str, Any]] = field(default_factory=list)
+    merges: list[tuple[int, str, str, str, float | None]] = field(default_factory=list)
+
+
+def retain(
+    db: Database,
+    bank_id: str,
+    items: Sequence[dict[str, Any]],
+    *,
+    embedder: Embedder,
+    llm_for: Callable[[Mapping[str, Any]], LLMClient | None],
+    extractor: Extractor | None = None,
+    create_bank: bool = False,
+    progress: Callable[[int], None] | None = None,
+) -> Retained:
+    """Store ``items`` (from :func:`prepare`) in the bank, :data:`GROUP_SIZE` at a time; the caller holds
+    the transaction. The bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
+    unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
+    ``dedupe_similarity``); chunks a document already holds are not extracted again. With
+    ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
+
+    Raises :class:`InputError` for no items, ``ProviderError`` / ``LLMError`` when a model fails; the
+    database's errors (HS404 unknown bank, 22023 a bad item) pass through."""
+    if not items:
+        raise InputError("nothing to retain: no items")
+    if create_bank:
+        db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true) IS NOT NULL AS created", bank_id)
+    config = bank_config(db, bank_id)
+    extractor = extractor or units.bank_extractor(config, llm_for(config))
+    dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
+    retained = Retained()
+    unit_of: dict[int, str] = {}  # id(kept fact) -> its memory unit
+    for start in range(0, len(items), GROUP_SIZE):
+        group = items[start : start + GROUP_SIZE]
+        units.fill_units(
+            group, extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"), dedupe=dedupe,
+            stored=_chunk_hashes(db, bank_id, group), first_item=start,
+        )  # fmt: skip
+        stored: dict[int, list[str]] = {}
+        for row in db.rows(STORE, bank_id, json.dumps([item["payload"] for item in group])):
+            row = dict(row, item_index=start + row["item_index"], merged=json.loads(row["merged"] or "[]"))
+            retained.rows.append(row)
+            if row["unit_id"] is not None:
+                stored.setdefault(row["item_index"], []).append(row["unit_id"])
+        for index, item in enumerate(group, start=start):  # the rows list each item's units in order
+            unit_of.update(zip(map(id, item["kept"]), stored.get(index, []), strict=True))
+        if progress is not None:
+            progress(len(group))
+    retained.merges = [(m.item or 0, m.repeat.text, unit_of[id(m.kept)], m.reason, m.similarity)
+                       for m in dedupe.merges]  # fmt: skip
+    return retained
+
+
+def _chunk_hashes(db: Database, bank_id: str, group: Sequence[dict[str, Any]]) -> dict[str, Counter[str]]:
+    """SHA-256 of the chunks each existing document of the group has, counted (a text may repeat)."""
+    wanted = sorted({i["payload"]["document_id"] for i in group if i["payload"]["document_id"]})
+    known: dict[str, Counter[str]] = {}
+    if wanted:
+        for row in db.rows(CHUNK_HASHES, bank_id, wanted):
+            known.setdefault(row["document_id"], Counter())[row["content_hash"]] += 1
+    return known
