@@ -3,19 +3,6 @@
 -- score as it is; the defaults alpha = 0.2 (recency), 0.2 (temporal), 0.1 (proof)
 -- bound the product to [0.7695, 1.2705].
 
-CREATE OR REPLACE FUNCTION hindsight._effective_date(
-    occurred_start timestamptz,
-    occurred_end timestamptz,
-    mentioned_at timestamptz
-)
-RETURNS timestamptz
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-AS $$
-    SELECT coalesce(occurred_start, mentioned_at, occurred_end)
-$$;
-COMMENT ON FUNCTION hindsight._effective_date(timestamptz, timestamptz, timestamptz) IS
-    'The date a unit is filed under: occurred_start, else mentioned_at, else occurred_end (NULL when none).';
-
 CREATE OR REPLACE FUNCTION hindsight._best_date(
     occurred_start timestamptz,
     occurred_end timestamptz,

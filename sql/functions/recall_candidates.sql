@@ -1,5 +1,23 @@
 -- Recall, first half: the four arms, fusion, strategy boosts and the rerank pre-filter.
 
+CREATE OR REPLACE FUNCTION hindsight._check_budget(config jsonb, budget text, max_tokens int)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+    IF budget IS NULL OR NOT (config->'recall_budgets') ? budget THEN
+        RAISE EXCEPTION 'unknown budget "%"', budget USING ERRCODE = '22023', HINT = 'Use one of low, mid, high.';
+    END IF;
+    IF max_tokens IS NULL OR max_tokens < 0 THEN
+        RAISE EXCEPTION 'max_tokens must be an integer >= 0, got %', coalesce(max_tokens::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_budget(jsonb, text, int) IS
+    'Recall''s budget checks, for both halves (recall_candidates, recall_finish): raises 22023 unless budget is a '
+    'key of the bank config''s recall_budgets (low, mid, high) and max_tokens an integer >= 0.';
+
 CREATE OR REPLACE FUNCTION hindsight._check_recall_args(
     config jsonb,
     query text,
@@ -22,13 +40,7 @@ BEGIN
     IF query IS NULL THEN
         RAISE EXCEPTION 'query must not be NULL' USING ERRCODE = '22004';
     END IF;
-    IF budget IS NULL OR NOT (config->'recall_budgets') ? budget THEN
-        RAISE EXCEPTION 'unknown budget "%"', budget USING ERRCODE = '22023', HINT = 'Use one of low, mid, high.';
-    END IF;
-    IF max_tokens IS NULL OR max_tokens < 0 THEN
-        RAISE EXCEPTION 'max_tokens must be an integer >= 0, got %', coalesce(max_tokens::text, 'NULL')
-            USING ERRCODE = '22023';
-    END IF;
+    PERFORM hindsight._check_budget(config, budget, max_tokens);
     IF tags_match IS NULL OR tags_match NOT IN ('any', 'all', 'any_strict', 'all_strict', 'exact') THEN
         RAISE EXCEPTION 'unknown tags_match "%"', tags_match
             USING ERRCODE = '22023', HINT = 'Use one of any, all, any_strict, all_strict, exact.';

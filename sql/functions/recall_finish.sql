@@ -56,13 +56,7 @@ DECLARE
     earlier jsonb;
 BEGIN
     PERFORM hindsight._require_python();
-    IF budget IS NULL OR NOT (cfg->'recall_budgets') ? budget THEN
-        RAISE EXCEPTION 'unknown budget "%"', budget USING ERRCODE = '22023', HINT = 'Use one of low, mid, high.';
-    END IF;
-    IF max_tokens IS NULL OR max_tokens < 0 THEN
-        RAISE EXCEPTION 'max_tokens must be an integer >= 0, got %', coalesce(max_tokens::text, 'NULL')
-            USING ERRCODE = '22023';
-    END IF;
+    PERFORM hindsight._check_budget(cfg, budget, max_tokens);
     IF passthrough IS NULL OR passthrough NOT IN ('normalized', 'rank_linear') THEN
         RAISE EXCEPTION 'unknown passthrough "%"', passthrough
             USING ERRCODE = '22023', HINT = 'Use normalized or rank_linear.';

@@ -199,32 +199,34 @@ BEGIN
     IF neighbours = 0 AND top_k = 0 THEN
         RETURN;
     END IF;
-    -- temporal: each new unit to its nearest units in time (effective date =
-    -- occurred_start, else mentioned_at) of its bank and fact type, `neighbours`
-    -- before and after, weight max(0.3, 1 - hours apart / 24), in both directions
-    -- (the temporal arm walks outgoing links).
+    -- temporal: each new unit to its nearest units in time (the date it is filed under,
+    -- hindsight._effective_date) of its bank and fact type, `neighbours` before and after,
+    -- weight max(0.3, 1 - hours apart / 24), in both directions (the temporal arm walks
+    -- outgoing links).
     INSERT INTO hindsight.memory_links AS l (bank_id, from_unit_id, to_unit_id, link_type, weight)
     SELECT _link_units.bank_id, d.a, d.b, 'temporal', max(p.w)
     FROM (
-        SELECT n.id AS a, nb.id AS b,
-               greatest(0.3, 1 - abs(extract(epoch FROM nb.t - coalesce(n.occurred_start, n.mentioned_at))) / 3600 / 24)
-                   AS w
-        FROM hindsight.memory_units n
+        SELECT n.id AS a, nb.id AS b, greatest(0.3, 1 - abs(extract(epoch FROM nb.t - n.t)) / 3600 / 24) AS w
+        FROM (SELECT u.bank_id, u.id, u.fact_type,
+                     hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) AS t
+              FROM hindsight.memory_units u
+              WHERE u.bank_id = _link_units.bank_id AND u.id = ANY (unit_ids)) n
         CROSS JOIN LATERAL (
-            (SELECT m.id, coalesce(m.occurred_start, m.mentioned_at) AS t FROM hindsight.memory_units m
+            (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) AS t
+             FROM hindsight.memory_units m
              WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type AND m.id <> n.id
-               AND coalesce(m.occurred_start, m.mentioned_at) <= coalesce(n.occurred_start, n.mentioned_at)
-             ORDER BY coalesce(m.occurred_start, m.mentioned_at) DESC, m.id
+               AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) <= n.t
+             ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) DESC, m.id
              LIMIT neighbours)
             UNION ALL
-            (SELECT m.id, coalesce(m.occurred_start, m.mentioned_at) FROM hindsight.memory_units m
+            (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)
+             FROM hindsight.memory_units m
              WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type
-               AND coalesce(m.occurred_start, m.mentioned_at) > coalesce(n.occurred_start, n.mentioned_at)
-             ORDER BY coalesce(m.occurred_start, m.mentioned_at), m.id
+               AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) > n.t
+             ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at), m.id
              LIMIT neighbours)
         ) nb
-        WHERE n.bank_id = _link_units.bank_id AND n.id = ANY (unit_ids)
-          AND coalesce(n.occurred_start, n.mentioned_at) IS NOT NULL
+        WHERE n.t IS NOT NULL
     ) p
     CROSS JOIN LATERAL (VALUES (p.a, p.b), (p.b, p.a)) AS d(a, b)
     GROUP BY d.a, d.b

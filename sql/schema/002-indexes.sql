@@ -31,6 +31,19 @@ COMMENT ON FUNCTION hindsight._time_span(timestamptz, timestamptz, timestamptz) 
     'The times a unit is about, as a multirange: [occurred_start, occurred_end] (or the one that exists) '
     'and the instant mentioned_at. Empty when the unit has no date.';
 
+CREATE FUNCTION hindsight._effective_date(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(occurred_start, mentioned_at, occurred_end)
+$$;
+COMMENT ON FUNCTION hindsight._effective_date(timestamptz, timestamptz, timestamptz) IS
+    'The date a unit is filed under: occurred_start, else mentioned_at, else occurred_end (NULL when none).';
+
 CREATE INDEX memory_units_time_idx
     ON hindsight.memory_units USING gist (bank_id, hindsight._time_span(occurred_start, occurred_end, mentioned_at));
 
@@ -38,7 +51,7 @@ CREATE INDEX memory_units_type_occurred_idx
     ON hindsight.memory_units (bank_id, fact_type, occurred_start);
 -- Retain's temporal links: a unit's nearest neighbours in time within its fact type.
 CREATE INDEX memory_units_type_effective_idx
-    ON hindsight.memory_units (bank_id, fact_type, (coalesce(occurred_start, mentioned_at)));
+    ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
 CREATE INDEX memory_units_mentioned_idx
     ON hindsight.memory_units (bank_id, mentioned_at);
 CREATE INDEX memory_units_document_idx

@@ -60,3 +60,9 @@ DROP FUNCTION hindsight._banks_for(name, text);
 ALTER TABLE hindsight.memory_units DROP CONSTRAINT memory_units_bank_id_chunk_id_fkey,
     ADD CONSTRAINT memory_units_bank_id_chunk_id_fkey FOREIGN KEY (bank_id, chunk_id)
         REFERENCES hindsight.chunks ON DELETE CASCADE;
+
+-- One rule for the date a unit is filed under (hindsight._effective_date, defined with the indexes):
+-- retain's temporal links use it, so their index is on it.
+DROP INDEX hindsight.memory_units_type_effective_idx;
+CREATE INDEX memory_units_type_effective_idx
+    ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
