@@ -11,35 +11,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     trace bool DEFAULT false,
     prefer_observations bool DEFAULT false
 )
-RETURNS TABLE (
-    rank int,
-    id uuid,
-    text text,
-    fact_type text,
-    context text,
-    occurred_start timestamptz,
-    occurred_end timestamptz,
-    mentioned_at timestamptz,
-    document_id text,
-    chunk_id text,
-    tags text[],
-    metadata jsonb,
-    tokens int,
-    score float8,
-    rrf_score float8,
-    rerank_score float8,
-    recency float8,
-    temporal_proximity float8,
-    proof float8,
-    semantic_rank int,
-    semantic_score float8,
-    bm25_rank int,
-    bm25_score float8,
-    graph_rank int,
-    graph_score float8,
-    temporal_rank int,
-    temporal_score float8
-)
+RETURNS SETOF hindsight.recall_result
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT

@@ -138,6 +138,42 @@ CREATE TYPE hindsight._scored_candidate AS (
     token_count  int
 );
 
+-- A row of hindsight.recall and hindsight.recall_finish (and, as JSON, of recall_json's results):
+-- the one definition of recall's result columns.
+CREATE TYPE hindsight.recall_result AS (
+    rank               int,
+    id                 uuid,
+    text               text,
+    fact_type          text,
+    context            text,
+    occurred_start     timestamptz,
+    occurred_end       timestamptz,
+    mentioned_at       timestamptz,
+    document_id        text,
+    chunk_id           text,
+    tags               text[],
+    metadata           jsonb,
+    tokens             int,
+    score              float8,
+    rrf_score          float8,
+    rerank_score       float8,
+    recency            float8,
+    temporal_proximity float8,
+    proof              float8,
+    semantic_rank      int,
+    semantic_score     float8,
+    bm25_rank          int,
+    bm25_score         float8,
+    graph_rank         int,
+    graph_score        float8,
+    temporal_rank      int,
+    temporal_score     float8
+);
+COMMENT ON TYPE hindsight.recall_result IS
+    'A recall result: rank (1-based), the memory unit''s columns, tokens (cl100k_base), score (final), rrf_score, '
+    'rerank_score, recency, temporal_proximity, proof, and each arm''s rank and score (NULL when the arm did not '
+    'return the unit). Rows of hindsight.recall and hindsight.recall_finish.';
+
 -- A candidate after fusion and the rerank pre-filter: what hindsight.recall_candidates
 -- hands to a cross-encoder (rerank_text) and hindsight.recall_finish scores.
 CREATE TYPE hindsight.recall_candidate AS (

@@ -66,3 +66,45 @@ ALTER TABLE hindsight.memory_units DROP CONSTRAINT memory_units_bank_id_chunk_id
 DROP INDEX hindsight.memory_units_type_effective_idx;
 CREATE INDEX memory_units_type_effective_idx
     ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
+
+-- One definition of recall's result columns: hindsight.recall and hindsight.recall_finish return
+-- hindsight.recall_result rows (the same columns as before), so the functions are made again.
+-- A row of hindsight.recall and hindsight.recall_finish (and, as JSON, of recall_json's results):
+-- the one definition of recall's result columns.
+CREATE TYPE hindsight.recall_result AS (
+    rank               int,
+    id                 uuid,
+    text               text,
+    fact_type          text,
+    context            text,
+    occurred_start     timestamptz,
+    occurred_end       timestamptz,
+    mentioned_at       timestamptz,
+    document_id        text,
+    chunk_id           text,
+    tags               text[],
+    metadata           jsonb,
+    tokens             int,
+    score              float8,
+    rrf_score          float8,
+    rerank_score       float8,
+    recency            float8,
+    temporal_proximity float8,
+    proof              float8,
+    semantic_rank      int,
+    semantic_score     float8,
+    bm25_rank          int,
+    bm25_score         float8,
+    graph_rank         int,
+    graph_score        float8,
+    temporal_rank      int,
+    temporal_score     float8
+);
+COMMENT ON TYPE hindsight.recall_result IS
+    'A recall result: rank (1-based), the memory unit''s columns, tokens (cl100k_base), score (final), rrf_score, '
+    'rerank_score, recency, temporal_proximity, proof, and each arm''s rank and score (NULL when the arm did not '
+    'return the unit). Rows of hindsight.recall and hindsight.recall_finish.';
+DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text,
+                               int, text[], text, bool);
+DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool,
+                                      bool);

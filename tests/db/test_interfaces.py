@@ -1,0 +1,84 @@
+"""Recall's arguments and result columns are defined once and every entry point agrees: the SQL
+functions' signatures (the catalogue), the pipeline's statements (hindsight_pl.pipeline.recall) and
+the driver's Client.recall and RecallResult."""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+
+from hindsight_pg import Client
+from hindsight_pg._client import _SCORE_COLUMNS
+from hindsight_pg._types import RecallResult
+from hindsight_pl.pipeline import recall as pipeline
+
+HEAD = {"bank_id": "text", "query": "text", "query_embedding": "vector"}
+JSON_EXTRAS = {"include_chunks": ("bool", False), "max_chunk_tokens": ("int", 8192)}
+
+
+def _sql_default(value, kind: str) -> str:
+    if value is None:
+        return f"NULL::{kind}"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    return f"'{value}'::text"
+
+
+def _signature(db, names: list[str], types: dict[str, str], defaults: dict[str, object]) -> str:
+    """What pg_get_function_arguments prints for these arguments (types in the catalogue's spelling)."""
+    parts = []
+    for name in names:
+        (kind,) = db.execute("SELECT %s::regtype::text", (types[name],)).fetchone()
+        text = f"{name} {kind}"
+        if name in defaults:
+            text += f" DEFAULT {_sql_default(defaults[name], kind)}"
+        parts.append(text)
+    return ", ".join(parts)
+
+
+def _arguments(db, function: str) -> str:
+    (text,) = db.execute(
+        "SELECT pg_get_function_arguments(p.oid) FROM pg_proc p WHERE p.oid = %s::regproc", (function,)
+    ).fetchone()
+    return text
+
+
+def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
+    types = {**HEAD, **pipeline.CANDIDATE_ARGUMENTS, **pipeline.FINISH_ARGUMENTS}
+    defaults = {"query_embedding": None, **pipeline.DEFAULTS}
+    candidates = [*HEAD, *pipeline.CANDIDATE_ARGUMENTS]
+    assert _arguments(db, "hindsight.recall_candidates") == _signature(db, candidates, types, defaults)
+    assert _arguments(db, "hindsight.recall") == _signature(db, candidates + list(pipeline.FINISH_ARGUMENTS), types,
+                                                            defaults)  # fmt: skip
+    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations"]
+    json_types = {**types, **{k: t for k, (t, _) in JSON_EXTRAS.items()}}
+    json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
+    assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
+    finish = ["budget", "max_tokens", "query_timestamp", "passthrough", "trace", "prefer_observations"]
+    head = "bank_id text, candidates recall_candidate[], rerank_scores double precision[] DEFAULT NULL::double precision[]"
+    with db.transaction():
+        db.execute("SET LOCAL search_path = hindsight, public")
+        assert _arguments(db, "hindsight.recall_finish") == head + ", " + _signature(db, finish, types, defaults)
+
+
+def test_the_driver_takes_the_same_arguments_with_the_same_defaults():
+    parameters = dict(inspect.signature(Client.recall).parameters)
+    assert list(parameters)[:3] == ["self", "bank_id", "query"]
+    driver = {name: p.default for name, p in list(parameters.items())[3:]}
+    assert driver == pipeline.DEFAULTS
+
+
+def test_recall_and_recall_finish_return_the_one_result_type_the_driver_reads(db):
+    returns = dict(db.execute(
+        "SELECT p.proname, p.prorettype::regtype::text FROM pg_proc p"
+        " WHERE p.pronamespace = 'hindsight'::regnamespace AND p.proname IN ('recall', 'recall_finish')"
+    ).fetchall())  # fmt: skip
+    assert returns == {"recall": "hindsight.recall_result", "recall_finish": "hindsight.recall_result"}
+    columns = [r[0] for r in db.execute(
+        "SELECT a.attname FROM pg_attribute a WHERE a.attrelid = 'hindsight.recall_result'::regclass"
+        " AND a.attnum > 0 ORDER BY a.attnum"
+    )]  # fmt: skip
+    driver = [f.name for f in dataclasses.fields(RecallResult) if f.name != "scores"] + list(_SCORE_COLUMNS)
+    assert sorted(columns) == sorted(driver) and len(columns) == 27
