@@ -1,0 +1,151 @@
+-- Retain's entity resolution: mentions of names to the bank's entities (docs/retain.md), and the
+-- clean-up of entities nothing mentions any more.
+
+CREATE OR REPLACE FUNCTION hindsight._entity_names_compatible(a text, b text)
+RETURNS bool
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Guards of entity resolution, before any score:
+    -- 1. names whose tokens with digits differ name different things ("Room 101" /
+    --    "Room 102", "UA123" / "UA124", "2023 Tax Return" / "2024 Tax Return");
+    -- 2. a name found inside the other but not as whole words ("Uno" in "Bruno")
+    --    shares letters, not identity.
+    WITH n AS (
+        SELECT ' ' || btrim(regexp_replace(lower(a), '[^[:alnum:]]+', ' ', 'g')) || ' ' AS a,
+               ' ' || btrim(regexp_replace(lower(b), '[^[:alnum:]]+', ' ', 'g')) || ' ' AS b
+    )
+    SELECT ARRAY(SELECT m[1] FROM regexp_matches(n.a, '[[:alnum:]]*[0-9][[:alnum:]]*', 'g') m ORDER BY 1)
+           = ARRAY(SELECT m[1] FROM regexp_matches(n.b, '[[:alnum:]]*[0-9][[:alnum:]]*', 'g') m ORDER BY 1)
+       AND NOT (strpos(btrim(n.a), btrim(n.b)) > 0 AND strpos(n.a, n.b) = 0)
+       AND NOT (strpos(btrim(n.b), btrim(n.a)) > 0 AND strpos(n.b, n.a) = 0)
+    FROM n
+$$;
+COMMENT ON FUNCTION hindsight._entity_names_compatible(text, text) IS
+    'Whether two entity names may be merged at all: their digit-bearing tokens are equal, and neither is found '
+    'inside the other except as whole words. Case and punctuation are ignored.';
+
+CREATE OR REPLACE FUNCTION hindsight._resolve_entities(
+    bank_id text,
+    unit_ids uuid[],
+    names text[],
+    seen_at timestamptz[]
+)
+RETURNS TABLE (unit_id uuid, entity_id uuid)
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+SET pg_trgm.similarity_threshold = 0.3
+AS $$
+#variable_conflict use_column
+DECLARE
+    threshold float8 := (hindsight.bank_config(bank_id)->>'entity_merge_threshold')::float8;
+    bank_units bigint := coalesce((SELECT c.unit_count FROM hindsight._bank_counts c
+                                   WHERE c.bank_id = _resolve_entities.bank_id), 0);
+BEGIN
+    -- Mentions (unit, name, time) -> entities. Per distinct name (case-insensitive):
+    -- an entity of that exact name is reused; otherwise the best of the 200 most
+    -- trigram-similar entities is merged into when
+    --   score = 0.5 * name similarity
+    --         + 0.3 * share of the name's co-mentioned (known, non-hub) entities that
+    --                 co-occur with the candidate
+    --         + 0.2 * max(0, 1 - |days from the latest mention to candidate.last_seen| / 7)
+    -- exceeds entity_merge_threshold (0.6), the candidate passes
+    -- _entity_names_compatible and is not itself co-mentioned with the name; else
+    -- a new entity. A hub (linked to more than half of the bank's units) earns no
+    -- co-occurrence credit. INSERT ... ON CONFLICT makes two retains that bring the
+    -- same new name at once end with one entity.
+    RETURN QUERY
+    WITH m AS (
+        SELECT DISTINCT ON (x.u, lower(btrim(x.nm))) x.u AS unit_id, btrim(x.nm) AS name,
+               lower(btrim(x.nm)) AS lname, x.at, x.ord
+        FROM unnest(unit_ids, names, seen_at) WITH ORDINALITY AS x(u, nm, at, ord)
+        WHERE btrim(x.nm) <> ''
+        ORDER BY x.u, lower(btrim(x.nm)), x.ord
+    ),
+    n AS (
+        SELECT m.lname, (array_agg(m.name ORDER BY m.ord))[1] AS name, min(m.at) AS first_at, max(m.at) AS last_at
+        FROM m GROUP BY m.lname
+    ),
+    exact AS (
+        SELECT n.lname, e.id
+        FROM n JOIN hindsight.entities e
+          ON e.bank_id = _resolve_entities.bank_id AND lower(e.canonical_name) = n.lname
+    ),
+    co_mentioned AS (  -- for each name without an exact match: the known entities beside it
+        SELECT DISTINCT m1.lname, x.id AS other_id, e.mention_count > bank_units / 2.0 AS hub
+        FROM m m1
+        JOIN m m2 ON m2.unit_id = m1.unit_id AND m2.lname <> m1.lname
+        JOIN exact x ON x.lname = m2.lname
+        JOIN hindsight.entities e ON e.bank_id = _resolve_entities.bank_id AND e.id = x.id
+        WHERE m1.lname NOT IN (SELECT lname FROM exact)
+    ),
+    scored AS (
+        SELECT n.lname, c.id,
+               0.5 * c.sim
+             + 0.3 * coalesce((SELECT count(*) FILTER (WHERE EXISTS (
+                                          SELECT FROM hindsight._entity_cooccurrences co
+                                          WHERE co.bank_id = _resolve_entities.bank_id AND co.entity_id = c.id
+                                            AND co.other_entity_id = o.other_id))::float8 / nullif(count(*), 0)
+                               FROM co_mentioned o WHERE o.lname = n.lname AND NOT o.hub), 0)
+             + 0.2 * greatest(0, 1 - abs(extract(epoch FROM n.last_at - c.last_seen)) / 86400 / 7) AS score
+        FROM n
+        CROSS JOIN LATERAL (
+            SELECT e.id, e.canonical_name, e.last_seen, similarity(e.canonical_name, n.name) AS sim
+            FROM hindsight.entities e
+            WHERE e.bank_id = _resolve_entities.bank_id AND e.canonical_name % n.name
+            ORDER BY similarity(e.canonical_name, n.name) DESC, e.id
+            LIMIT 200
+        ) c
+        WHERE n.lname NOT IN (SELECT lname FROM exact)
+          AND hindsight._entity_names_compatible(c.canonical_name, n.name)
+          AND NOT EXISTS (SELECT FROM co_mentioned o WHERE o.lname = n.lname AND o.other_id = c.id)
+    ),
+    resolved AS (
+        SELECT lname, id FROM exact
+        UNION ALL
+        (SELECT DISTINCT ON (s.lname) s.lname, s.id FROM scored s WHERE s.score > threshold
+         ORDER BY s.lname, s.score DESC, s.id)
+    ),
+    seen AS (
+        UPDATE hindsight.entities e
+        SET first_seen = least(e.first_seen, t.first_at), last_seen = greatest(e.last_seen, t.last_at)
+        FROM (SELECT r.id, min(n.first_at) AS first_at, max(n.last_at) AS last_at
+              FROM resolved r JOIN n USING (lname) GROUP BY r.id) t
+        WHERE e.bank_id = _resolve_entities.bank_id AND e.id = t.id
+    ),
+    created AS (
+        INSERT INTO hindsight.entities AS e (bank_id, canonical_name, first_seen, last_seen)
+        SELECT _resolve_entities.bank_id, n.name, n.first_at, n.last_at
+        FROM n WHERE n.lname NOT IN (SELECT lname FROM resolved)
+        ON CONFLICT (bank_id, lower(canonical_name)) DO UPDATE
+        SET first_seen = least(e.first_seen, excluded.first_seen), last_seen = greatest(e.last_seen, excluded.last_seen)
+        RETURNING e.id, lower(e.canonical_name) AS lname
+    )
+    SELECT DISTINCT m.unit_id, coalesce(r.id, c.id)
+    FROM m
+    LEFT JOIN resolved r ON r.lname = m.lname
+    LEFT JOIN created c ON c.lname = m.lname;
+END
+$$;
+COMMENT ON FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestamptz[]) IS
+    'Entity resolution of retain: maps mentions (unit_ids[i] names names[i] at seen_at[i]) to entities of the '
+    'bank, reusing exact names, merging into a similar entity when 0.5 name similarity + 0.3 co-occurrence share '
+    '+ 0.2 recency (7 days) > entity_merge_threshold, else creating one; updates first_seen/last_seen. '
+    'Returns one row per (unit, entity). See docs/retain.md.';
+
+CREATE OR REPLACE FUNCTION hindsight._delete_orphan_entities(bank_id text)
+RETURNS int
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+AS $$
+DECLARE
+    gone int;
+BEGIN
+    DELETE FROM hindsight.entities e
+    WHERE e.bank_id = _delete_orphan_entities.bank_id AND e.mention_count = 0;
+    GET DIAGNOSTICS gone = ROW_COUNT;
+    RETURN gone;
+END
+$$;
+COMMENT ON FUNCTION hindsight._delete_orphan_entities(text) IS
+    'Deletes the entities of a bank that no memory unit mentions any more; returns how many.';

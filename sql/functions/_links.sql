@@ -1,0 +1,129 @@
+-- Retain's links between memory units: temporal and semantic neighbours (the causal ones come with
+-- the items, hindsight.retain).
+
+CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
+    bank_id text,
+    unit_ids uuid[],
+    top_k int,
+    min_similarity float8
+)
+RETURNS void
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+SET hnsw.ef_search = 40
+SET hnsw.iterative_scan = strict_order
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+SET enable_sort = off
+SET jit = off
+AS $$
+BEGIN
+    -- Semantic links of a bank searched through the shared HNSW index
+    -- (hindsight._semantic_path): one index search per new unit, an iterative
+    -- scan keeping the bank's units. Scans and sorts are off because the planner
+    -- would rather scan the bank and sort it once per new unit; JIT is off because
+    -- the disabled sort adds 1e10 to the cost, past jit_above_cost. These settings,
+    -- and ef_search (top_k + 10: the unit itself, ties), last for this call only.
+    PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);
+    EXECUTE $sql$
+        INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+        SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
+        FROM hindsight.memory_units n
+        CROSS JOIN LATERAL (
+            SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
+            FROM hindsight.memory_units m
+            WHERE m.bank_id = $1 AND m.id <> n.id
+            ORDER BY m.embedding <=> n.embedding
+            LIMIT $3
+        ) nb
+        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
+        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
+    $sql$
+    USING bank_id, unit_ids, top_k, min_similarity;
+END
+$$;
+COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
+    'Semantic links of new units (unit_ids) of a bank searched through the shared HNSW index: per unit its top_k '
+    'nearest units of the bank by cosine (iterative scan), kept at similarity >= min_similarity, weight = the '
+    'similarity.';
+
+CREATE OR REPLACE FUNCTION hindsight._link_units(
+    bank_id text,
+    unit_ids uuid[]
+)
+RETURNS void
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    cfg jsonb := hindsight.bank_config(bank_id);
+    neighbours int := (cfg->>'temporal_link_neighbours')::int;
+    top_k int := (cfg->>'semantic_link_top_k')::int;
+BEGIN
+    IF neighbours = 0 AND top_k = 0 THEN
+        RETURN;
+    END IF;
+    -- temporal: each new unit to its nearest units in time (the date it is filed under,
+    -- hindsight._effective_date) of its bank and fact type, `neighbours` before and after,
+    -- weight max(0.3, 1 - hours apart / 24), in both directions (the temporal arm walks
+    -- outgoing links).
+    INSERT INTO hindsight.memory_links AS l (bank_id, from_unit_id, to_unit_id, link_type, weight)
+    SELECT _link_units.bank_id, d.a, d.b, 'temporal', max(p.w)
+    FROM (
+        SELECT n.id AS a, nb.id AS b, greatest(0.3, 1 - abs(extract(epoch FROM nb.t - n.t)) / 3600 / 24) AS w
+        FROM (SELECT u.bank_id, u.id, u.fact_type,
+                     hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) AS t
+              FROM hindsight.memory_units u
+              WHERE u.bank_id = _link_units.bank_id AND u.id = ANY (unit_ids)) n
+        CROSS JOIN LATERAL (
+            (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) AS t
+             FROM hindsight.memory_units m
+             WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type AND m.id <> n.id
+               AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) <= n.t
+             ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) DESC, m.id
+             LIMIT neighbours)
+            UNION ALL
+            (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)
+             FROM hindsight.memory_units m
+             WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type
+               AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) > n.t
+             ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at), m.id
+             LIMIT neighbours)
+        ) nb
+        WHERE n.t IS NOT NULL
+    ) p
+    CROSS JOIN LATERAL (VALUES (p.a, p.b), (p.b, p.a)) AS d(a, b)
+    GROUP BY d.a, d.b
+    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO UPDATE SET weight = greatest(l.weight, excluded.weight);
+
+    -- semantic: each new unit to its top_k nearest units by cosine, kept at
+    -- similarity >= semantic_link_min_similarity, weight = the similarity.
+    IF top_k = 0 THEN
+        RETURN;
+    END IF;
+    IF hindsight._semantic_path(bank_id) = 'hnsw' THEN
+        PERFORM hindsight._semantic_links_hnsw(bank_id, unit_ids, top_k,
+                                               (cfg->>'semantic_link_min_similarity')::float8);
+    ELSE
+        -- A small bank is scanned exactly, once for all new units (not once per unit).
+        INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+        SELECT _link_units.bank_id, r.a, r.b, 'semantic', least(1.0, r.sim)
+        FROM (SELECT p.a, p.b, p.sim, row_number() OVER (PARTITION BY p.a ORDER BY p.sim DESC, p.b) AS rn
+              FROM (SELECT n.id AS a, m.id AS b, 1 - (m.embedding <=> n.embedding) AS sim
+                    FROM (SELECT u.id, u.embedding FROM hindsight.memory_units u
+                          WHERE u.bank_id = _link_units.bank_id AND u.id = ANY (unit_ids)) n
+                    CROSS JOIN hindsight.memory_units m
+                    WHERE m.bank_id = _link_units.bank_id AND m.id <> n.id) p
+              WHERE p.sim >= (cfg->>'semantic_link_min_similarity')::float8) r
+        WHERE r.rn <= top_k
+        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._link_units(text, uuid[]) IS
+    'Links new units of a bank: temporal (temporal_link_neighbours nearest before and after in time, same fact '
+    'type, weight max(0.3, 1 - hours/24), both directions) and semantic (semantic_link_top_k nearest by cosine '
+    'with similarity >= semantic_link_min_similarity, weight = similarity).';

@@ -1,0 +1,137 @@
+-- The items of hindsight.retain: their shape, checked before anything is written, and the one way
+-- to walk their memory units.
+
+CREATE OR REPLACE FUNCTION hindsight._retain_units(items jsonb)
+RETURNS TABLE (item_no int, unit_no int, n int, item jsonb, unit jsonb, first_n int, mentioned_at timestamptz)
+LANGUAGE sql STABLE
+AS $$
+    SELECT t.o::int, w.uo::int, (row_number() OVER (ORDER BY t.o, w.uo))::int, t.x, w.v, t.first_n::int,
+           coalesce((w.v->>'mentioned_at')::timestamptz, (t.x->>'timestamp')::timestamptz, now())
+    FROM (SELECT i.x, i.o,
+                 -- the units of the items before this one (a running sum, not a subquery per unit)
+                 coalesce(sum(jsonb_array_length(coalesce(i.x->'units', '[]'))) OVER (
+                     ORDER BY i.o ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS first_n
+          FROM jsonb_array_elements(items) WITH ORDINALITY AS i(x, o)) t,
+         jsonb_array_elements(coalesce(t.x->'units', '[]')) WITH ORDINALITY AS w(v, uo)
+$$;
+COMMENT ON FUNCTION hindsight._retain_units(jsonb) IS
+    'The memory units of retain''s items (a JSON array whose shape hindsight._check_retain_items checked), in '
+    'order: item_no and unit_no (1-based, within the item), n (1-based over all items), the item and the unit, '
+    'first_n (how many units the items before this one have) and mentioned_at (the unit''s, else the item''s '
+    'timestamp, else now()).';
+
+CREATE OR REPLACE FUNCTION hindsight._check_retain_items(items jsonb)
+RETURNS void
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    problem text;
+BEGIN
+    IF items IS NULL OR jsonb_typeof(items) <> 'array' THEN
+        RAISE EXCEPTION 'items must be a JSON array of objects, got %', coalesce(jsonb_typeof(items), 'NULL')
+            USING ERRCODE = '22023', HINT = 'See COMMENT ON FUNCTION hindsight.retain for the item shape.';
+    END IF;
+
+    -- Shape of each item, checked before anything is written.
+    SELECT format('item %s: %s', t.o - 1, t.p)
+    INTO problem
+    FROM (
+        SELECT o, CASE
+                   WHEN jsonb_typeof(x) <> 'object' THEN 'must be a JSON object'
+                   WHEN x ? 'units' AND jsonb_typeof(x->'units') <> 'array' THEN '"units" must be an array'
+                   WHEN jsonb_array_length(coalesce(x->'units', '[]')) = 0
+                        AND jsonb_array_length(CASE WHEN jsonb_typeof(x->'chunks') = 'array'
+                                                    THEN x->'chunks' ELSE '[]' END) = 0
+                       THEN 'needs a non-empty "units" array (or "chunks" whose memories the document has)'
+                   WHEN x ? 'chunks' AND jsonb_typeof(x->'chunks') <> 'array' THEN '"chunks" must be an array of strings'
+                   WHEN x ? 'chunks' AND EXISTS (SELECT FROM jsonb_array_elements(x->'chunks') c
+                                                 WHERE jsonb_typeof(c) <> 'string')
+                       THEN '"chunks" must be an array of strings'
+                   WHEN x ? 'tags' AND (jsonb_typeof(x->'tags') <> 'array' OR EXISTS (
+                            SELECT FROM jsonb_array_elements(x->'tags') t WHERE jsonb_typeof(t) <> 'string'))
+                       THEN '"tags" must be an array of strings'
+                   WHEN x ? 'metadata' AND jsonb_typeof(x->'metadata') <> 'object' THEN '"metadata" must be an object'
+                   WHEN x ? 'document_id' AND jsonb_typeof(x->'document_id') NOT IN ('string', 'null')
+                       THEN '"document_id" must be a string'
+                   WHEN coalesce(x->>'update_mode', 'replace') NOT IN ('replace', 'append')
+                       THEN format('update_mode "%s" is not one of replace, append', x->>'update_mode')
+               END AS p
+        FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
+    ) t
+    WHERE t.p IS NOT NULL
+    ORDER BY t.o LIMIT 1;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION '%', problem USING ERRCODE = '22023';
+    END IF;
+
+    -- Shape of each unit.
+    SELECT format('item %s, unit %s: %s', o - 1, uo - 1, p)
+    INTO problem
+    FROM (
+        SELECT o, uo, CASE
+                   WHEN jsonb_typeof(v) <> 'object' THEN 'must be a JSON object'
+                   WHEN jsonb_typeof(v->'text') IS DISTINCT FROM 'string' THEN 'needs a "text" string'
+                   WHEN jsonb_typeof(v->'embedding') IS DISTINCT FROM 'array'
+                       THEN 'needs an "embedding" array of 384 numbers'
+                   WHEN jsonb_array_length(v->'embedding') <> 384
+                       THEN format('embedding has %s dimensions, expected 384', jsonb_array_length(v->'embedding'))
+                   WHEN coalesce(v->>'fact_type', 'world') NOT IN ('world', 'experience', 'observation')
+                       THEN format('fact_type "%s" is not one of world, experience, observation', v->>'fact_type')
+                   WHEN v ? 'chunk_index' AND (jsonb_typeof(v->'chunk_index') <> 'number'
+                        OR (v->>'chunk_index')::numeric NOT IN (
+                            SELECT n - 1 FROM generate_series(1, jsonb_array_length(coalesce(x->'chunks', '[]'))) n))
+                       THEN format('chunk_index %s does not name one of the item''s %s chunks',
+                                   v->'chunk_index', jsonb_array_length(coalesce(x->'chunks', '[]')))
+                   WHEN v ? 'entities' AND (jsonb_typeof(v->'entities') <> 'array' OR EXISTS (
+                        SELECT FROM jsonb_array_elements(v->'entities') e WHERE jsonb_typeof(e) <> 'string'))
+                       THEN '"entities" must be an array of strings'
+                   WHEN v ? 'caused_by' AND (jsonb_typeof(v->'caused_by') <> 'array' OR EXISTS (
+                        SELECT FROM jsonb_array_elements(v->'caused_by') c
+                        WHERE jsonb_typeof(c) <> 'number'
+                           OR (c #>> '{}')::numeric NOT IN (
+                               SELECT n - 1 FROM generate_series(1, jsonb_array_length(x->'units')) n WHERE n <> uo)))
+                       THEN format('caused_by %s must list indexes of the item''s other units (0 to %s)',
+                                   v->'caused_by', jsonb_array_length(x->'units') - 1)
+                   WHEN vector_norm((v->>'embedding')::vector) = 0
+                       THEN 'embedding is all zeros; cosine similarity is undefined for it'
+                   WHEN v ? 'merged' AND (jsonb_typeof(v->'merged') <> 'array' OR EXISTS (
+                        SELECT FROM jsonb_array_elements(v->'merged') r
+                        WHERE jsonb_typeof(r) <> 'object' OR jsonb_typeof(r->'text') IS DISTINCT FROM 'string'))
+                       THEN '"merged" must be an array of objects with a "text" string'
+               END AS p
+        FROM hindsight._retain_units(items) AS u(o, uo, n, x, v, first_n, mentioned_at)
+    ) checked
+    WHERE p IS NOT NULL
+    ORDER BY o, uo LIMIT 1;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION '%', problem USING ERRCODE = '22023';
+    END IF;
+
+    SELECT d INTO problem
+    FROM jsonb_array_elements(items) AS t(x), nullif(x->>'document_id', '') AS d
+    WHERE d IS NOT NULL GROUP BY d HAVING count(*) > 1 LIMIT 1;
+    IF problem IS NOT NULL THEN
+        RAISE EXCEPTION 'document_id "%" appears more than once in one retain call', problem
+            USING ERRCODE = '22023', HINT = 'Merge the items, or retain them in separate calls.';
+    END IF;
+
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_retain_items(jsonb) IS
+    'Checks the shape of hindsight.retain''s items (see its comment) and raises 22023 naming the first bad item '
+    '(and unit): not an object, no units nor chunks, bad chunks, tags, metadata, document_id or update_mode, a '
+    'unit without text or a 384-number embedding, a bad fact_type, chunk_index, entities, caused_by or merged, an '
+    'all-zero embedding, or a document_id given twice.';
+
+CREATE OR REPLACE FUNCTION hindsight._name_uuid(name text)
+RETURNS uuid
+LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
+AS $$
+    -- RFC 4122 version 3: the MD5 of the name with the version (3) and variant (10xx) bits set
+    SELECT (substr(h, 1, 12) || '3' || substr(h, 14, 3)
+            || substr('89ab89ab89ab89ab', strpos('0123456789abcdef', substr(h, 17, 1)), 1) || substr(h, 18))::uuid
+    FROM (SELECT md5(name) AS h) x
+$$;
+COMMENT ON FUNCTION hindsight._name_uuid(text) IS
+    'A name-based UUID (RFC 4122 version 3, MD5) of a text: the same name always gives the same id. Memory unit ids '
+    'are made with it (hindsight.retain).';
