@@ -57,7 +57,9 @@ def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
     json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
     assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
     finish = ["budget", "max_tokens", "query_timestamp", "passthrough", "trace", "prefer_observations"]
-    head = "bank_id text, candidates recall_candidate[], rerank_scores double precision[] DEFAULT NULL::double precision[]"
+    head = (
+        "bank_id text, candidates recall_candidate[], rerank_scores double precision[] DEFAULT NULL::double precision[]"
+    )
     with db.transaction():
         db.execute("SET LOCAL search_path = hindsight, public")
         assert _arguments(db, "hindsight.recall_finish") == head + ", " + _signature(db, finish, types, defaults)

@@ -1,0 +1,95 @@
+"""What the commands print: results, traces, mental models, progress bars; and the reading of
+``--at``. Standard output holds results (a memory is one line, also when piped); progress and
+messages go to standard error."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from .._client import Client
+from .._errors import InvalidInputError
+from .._types import MemoryItem, MentalModel, RecallResponse, RetainResult
+
+out = Console(highlight=False, soft_wrap=True)  # a memory is one line, also when piped
+err = Console(stderr=True, highlight=False)
+
+
+def progress() -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=err,
+        transient=False,
+    )
+
+
+def retain_with_progress(
+    client: Client, bank: str, items: Sequence[MemoryItem], label: str, *, create_bank: bool = False
+) -> RetainResult:
+    with progress() as bar:
+        task = bar.add_task(label, total=len(items))
+        return client.retain_batch(bank, items, progress=lambda n: bar.advance(task, n), create_bank=create_bank)
+
+
+def merged(result: RetainResult) -> str:
+    """The summary's account of the facts stored as another unit (docs/retain.md): none is lost unsaid."""
+    return f"{len(result.merged)} repeated fact(s) merged into kept units"
+
+
+def print_trace(trace: dict[str, Any]) -> None:
+    out.print(f"[dim]recall budget {trace['recall_budget']}, {trace['total_ms']:.1f} ms in all[/dim]")
+    for arm, info in trace["arms"].items():
+        state = f"{len(info['hits'])} hits, {info['ms'] or 0:.1f} ms" if info["ran"] else "did not run"
+        out.print(f"[dim]  {arm:<9}{state}[/dim]")
+    prefilter = trace["prefilter"]
+    out.print(f"[dim]  fused    {trace['fusion']['fused']} units, {prefilter['kept']} kept for scoring[/dim]")
+    packing = trace["packing"]
+    out.print(f"[dim]  packed   {packing['kept']} of {packing['candidates']} ({packing['tokens']} tokens)[/dim]")
+
+
+def json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return value.isoformat()
+    return str(value)
+
+
+def at(value: str | None) -> datetime | None:
+    """``--at`` as a datetime (naive: UTC, as the driver reads it), or a usage error naming the option."""
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        raise InvalidInputError(f"--at: {value!r} is not an ISO 8601 date-time", hint="e.g. 2025-06-27T09:00") from None
+
+
+def print_results(response: RecallResponse, indent: str = "") -> None:
+    if not response.results:
+        out.print(f"{indent}(no memories)")
+    for r in response.results:
+        when = r.mentioned_at.strftime("%Y-%m-%d") if r.mentioned_at else "          "
+        arms = ", ".join(
+            f"{arm} #{rank}"
+            for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
+            if rank is not None
+        )
+        kind = ""
+        if r.fact_type == "observation":  # an observation spans its facts' dates
+            first, last = r.occurred_start or r.mentioned_at, r.occurred_end or r.mentioned_at
+            kind = f"observation ({first:%Y-%m-%d}..{last:%Y-%m-%d}): " if first and last else "observation: "
+        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]")
+
+
+def print_model(model: MentalModel) -> None:
+    when = model.last_refreshed_at.isoformat(timespec="seconds") if model.last_refreshed_at else "never refreshed"
+    out.print(f"[bold]{escape(model.name)}[/bold] ({when}): {escape(model.source_query)}")
+    if model.content is not None:
+        out.print(f"  {escape(model.content)}")

@@ -1,0 +1,88 @@
+"""Long-running services: the embedded server, the MCP server, the model server."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+
+from .._client import connect
+from .._errors import ProviderError
+from .._server import EmbeddedServer
+from . import _render as render
+from ._app import Dsn, app, server_app
+
+
+@server_app.command("start", short_help="Start the embedded server and print its DSN.")
+def server_start() -> None:
+    """Start the embedded server (initialising it on first use) and print its DSN."""
+    dsn = EmbeddedServer().ensure_running()
+    render.out.print(dsn)
+
+
+@server_app.command("stop")
+def server_stop() -> None:
+    """Stop the embedded server."""
+    server = EmbeddedServer()
+    render.out.print("stopped" if server.stop() else f"not running ({server.home})")
+
+
+@server_app.command("status")
+def server_status() -> None:
+    """Print whether the embedded server is initialised and running."""
+    status = EmbeddedServer().status()
+    state = f"running (pid {status.pid})" if status.running else "stopped"
+    if not status.initialized:
+        state = "not initialised (starts on first use)"
+    render.out.print(f"home:   {status.home}\nstate:  {state}\ndsn:    {status.dsn}")
+
+
+@app.command(short_help="Serve memory to agents over MCP (stdio or HTTP).")
+def mcp(
+    http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
+    host: Annotated[str, typer.Option(help="Address to listen on with --http.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8765,
+    dsn: Dsn = None,
+) -> None:
+    """Serve memory to agents over the Model Context Protocol (tools: retain, recall, reflect, list_banks,
+    create_bank, list_entities)."""
+    import anyio
+
+    from .._mcp import build_server
+
+    server = build_server(lambda: connect(dsn))
+    if http:
+        render.err.print(f"hindsight-pg MCP server on http://{host}:{port}/mcp")
+        anyio.run(lambda: server.run_streamable_http_async(host=host, port=port))
+    else:
+        anyio.run(server.run_stdio_async)
+
+
+@app.command("serve-models", short_help="Serve the local models over the TEI protocol.")
+def serve_models(
+    host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8081,
+    embedding_model: Annotated[
+        str, typer.Option(help="all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path.")
+    ] = "all-MiniLM-L6-v2",
+    reranker_model: Annotated[
+        str | None, typer.Option(help="A sentence-transformers CrossEncoder path or name (default: no /rerank).")
+    ] = None,
+) -> None:
+    """Serve the local embedding model and cross-encoder over the text-embeddings-inference protocol
+    (POST /embed, POST /rerank, GET /health), for {"kind": "http", "url": ...} providers (docs/providers.md)."""
+    from hindsight_pl import errors, providers
+
+    from .._model_server import serve
+
+    embedder = providers.LocalEmbedder(embedding_model)
+    reranker = providers.LocalReranker(reranker_model) if reranker_model else None
+    try:  # load now: a bad model fails here, not on the first request
+        embedder.embed(["warm-up"])
+        if reranker is not None:
+            reranker.rerank("warm-up", ["warm-up"])
+    except errors.ProviderError as exc:
+        raise ProviderError(str(exc)) from exc
+    render.err.print(f"hindsight-pg model server on http://{host}:{port} (embeddings: {embedding_model}; "
+              f"cross-encoder: {reranker_model or 'none'})")  # fmt: skip
+    serve(embedder, reranker, host, port)
