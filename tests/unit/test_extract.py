@@ -18,7 +18,7 @@ from hindsight_pl.extract import (
     normalise,
     split_sentences,
 )
-from hindsight_pl.llm import _date, _halves, fact_text
+from hindsight_pl.llm.extraction import _date, _halves, fact_text
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
 
