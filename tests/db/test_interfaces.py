@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import re
+from pathlib import Path
 
 from hindsight_pg import Client
 from hindsight_pg._client import _SCORE_COLUMNS
@@ -84,3 +86,63 @@ def test_recall_and_recall_finish_return_the_one_result_type_the_driver_reads(db
     )]  # fmt: skip
     driver = [f.name for f in dataclasses.fields(RecallResult) if f.name != "scores"] + list(_SCORE_COLUMNS)
     assert sorted(columns) == sorted(driver) and len(columns) == 27
+
+
+REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"
+HEADING_CALL = re.compile(r"`hindsight\.(\w+)\(([^`]*?)\)(?: → [^`]*)?`")
+
+
+def _split(arguments: str) -> list[str]:
+    """Top-level comma-separated parts (commas inside quotes or parentheses stay)."""
+    parts, depth, quoted, current = [], 0, False, ""
+    for ch in arguments:
+        if ch == "'":
+            quoted = not quoted
+        elif not quoted and ch in "([":
+            depth += 1
+        elif not quoted and ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0 and not quoted:
+            parts.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    return [p for p in [*parts, current.strip()] if p]
+
+
+def _argument(db, text: str) -> tuple[str, str | None, str | None]:
+    """(name, type in the catalogue's spelling or None, default without casts or None) of one argument."""
+    head, _, default = text.partition(" DEFAULT ")
+    name, _, kind = head.partition(" ")
+    if kind:
+        (kind,) = db.execute("SELECT %s::regtype::text", (kind,)).fetchone()
+    default = re.sub(r"::[\w ]+(\[\])?", "", default) if default else None
+    return name, kind or None, default
+
+
+def test_the_reference_documents_every_public_sql_function_as_the_catalogue_has_it(db):
+    """docs/reference.md's `### hindsight.f(...)` headings: every public function of the catalogue has
+    one, every one names a function that exists, and a heading that spells out the arguments gives
+    their names, types and defaults as the catalogue does."""
+    section = REFERENCE.read_text().split("## SQL functions", 1)[1].split("\n## ", 1)[0]
+    documented: dict[str, str] = {}
+    for line in section.splitlines():
+        if line.startswith("### "):
+            documented.update(HEADING_CALL.findall(line))
+    catalogue = dict(db.execute(
+        "SELECT p.proname, pg_get_function_arguments(p.oid) FROM pg_proc p"
+        " WHERE p.pronamespace = 'hindsight'::regnamespace AND p.proname !~ '^_'"
+    ).fetchall())  # fmt: skip
+    assert sorted(documented) == sorted(catalogue)
+    checked = 0
+    for name, written in documented.items():
+        if "..." in written:
+            continue
+        given = [_argument(db, a) for a in _split(written)]
+        actual = [_argument(db, a) for a in _split(catalogue[name])]
+        assert [a[0] for a in given] == [a[0] for a in actual], name
+        for (arg, kind, default), (_, real_kind, real_default) in zip(given, actual, strict=True):
+            assert kind is None or kind == real_kind, f"{name}({arg}): {kind} != {real_kind}"
+            assert default == real_default, f"{name}({arg}): DEFAULT {default} != {real_default}"
+        checked += 1
+    assert checked >= 20
