@@ -5,7 +5,9 @@ versioned directory named by the setting ``hindsight.python_path``; the
 driver imports the same pure modules, so each piece exists once.
 
 Modules never import ``plpy``: whatever they need is passed in, so they are
-unit-tested with plain pytest.
+unit-tested with plain pytest. ``hindsight_pl.pipeline`` holds the orchestration (retain from
+text, consolidation, reflect, the mental-model refresh, recall as the driver calls it) once, over a
+small database protocol the PL/Python functions implement with ``plpy`` and the driver with psycopg.
 """
 
 from . import chunking, packing, spreading, temporal, text, tokens

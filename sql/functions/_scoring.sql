@@ -86,13 +86,13 @@ AS $$
         WHEN method = 'none' THEN 0.5
         WHEN occurred_end - occurred_start >= interval '27 days' THEN least(0.5,
             hindsight._recency_of(occurred_end, query_timestamp, method, horizon_days, half_life_days))
-        ELSE hindsight._recency_of(coalesce(occurred_start, mentioned_at, occurred_end), query_timestamp, method,
-                                   horizon_days, half_life_days)
+        ELSE hindsight._recency_of(hindsight._effective_date(occurred_start, occurred_end, mentioned_at),
+                                   query_timestamp, method, horizon_days, half_life_days)
     END
 $$;
 COMMENT ON FUNCTION hindsight._recency(timestamptz, timestamptz, timestamptz, timestamptz, text, float8, float8) IS
-    'Recency signal in [0, 1] of a unit at query_timestamp. Date: occurred_start, else mentioned_at, else '
-    'occurred_end; a coarse period (>= 27 days) counts from its end and is capped at 0.5. linear: '
+    'Recency signal in [0, 1] of a unit at query_timestamp. Date: the one it is filed under '
+    '(hindsight._effective_date); a coarse period (>= 27 days) counts from its end and is capped at 0.5. linear: '
     'clamp(1 - days/horizon_days, 0.1, 1); exponential: min(0.5^(days/half_life_days), 1); none: 0.5. '
     'No date: 0.5; a future date: 1.0 (Hindsight TEMPR).';
 

@@ -46,7 +46,7 @@ BEGIN
         token_count = hindsight.count_tokens(medoid),
         search_vector = hindsight._search_vector(medoid, (cfg->>'text_search_config')::regconfig)
     FROM (SELECT l2_normalize(avg(f.embedding)) AS embedding,
-                 min(coalesce(f.occurred_start, f.mentioned_at)) AS first_at,
+                 min(hindsight._effective_date(f.occurred_start, f.occurred_end, f.mentioned_at)) AS first_at,
                  max(coalesce(f.occurred_end, f.occurred_start, f.mentioned_at)) AS last_at,
                  max(f.mentioned_at) AS mentioned_at,
                  count(*)::int AS proof
@@ -140,7 +140,8 @@ DECLARE
 BEGIN
     -- one writer of a bank at a time (retain, delete_document and consolidate alike)
     PERFORM hindsight._lock_bank(_group_observations.bank_id);
-    SELECT coalesce(array_agg(u.id ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.created_at, u.id), '{}')
+    SELECT coalesce(array_agg(u.id ORDER BY hindsight._effective_date(u.occurred_start, u.occurred_end,
+                                                                      u.mentioned_at), u.created_at, u.id), '{}')
     INTO fresh
     FROM hindsight.memory_units u
     WHERE u.bank_id = _group_observations.bank_id AND u.fact_type IN ('world', 'experience') AND u.consolidated_at IS NULL;
@@ -274,7 +275,7 @@ BEGIN
         FROM hindsight.observation_sources s
         JOIN hindsight.memory_units u ON u.bank_id = s.bank_id AND u.id = s.unit_id
         WHERE s.bank_id = _observation_facts.bank_id AND s.observation_id = _observation_facts.observation_id
-        ORDER BY coalesce(u.occurred_start, u.mentioned_at), u.id;
+        ORDER BY hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at), u.id;
 END
 $$;
 COMMENT ON FUNCTION hindsight._observation_facts(text, uuid) IS

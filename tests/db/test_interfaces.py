@@ -146,3 +146,49 @@ def test_the_reference_documents_every_public_sql_function_as_the_catalogue_has_
             assert default == real_default, f"{name}({arg}): DEFAULT {default} != {real_default}"
         checked += 1
     assert checked >= 20
+
+
+def _documented_keys(comment: str) -> set[str]:
+    return set(re.findall(r'"(\w+)"\??[:,\s]', comment))
+
+
+def test_retains_item_shape_is_the_one_the_pipeline_builds_and_the_database_checks(db, embedder):
+    """The item shape is written once, in hindsight.retain's comment: every key the pipeline puts in an
+    item or a unit is documented there, and every documented key is read by retain's SQL."""
+    from datetime import UTC, datetime
+
+    from hindsight_pl import units
+    from hindsight_pl.dedupe import Deduplicator
+    from hindsight_pl.extract import OfflineExtractor
+    from hindsight_pl.pipeline.retain import prepare
+
+    item = prepare("Ana: I moved to Lisbon last May. Bruno helped because he has a van.",
+                   timestamp=datetime(2025, 6, 1, tzinfo=UTC), document_id="d", context="chat", tags=["t"],
+                   metadata={"k": 1}, entities=["Ana"], speaker="Ana")  # fmt: skip
+    units.fill_units([item], extractor=OfflineExtractor(), embed=lambda t: embedder.embed(t, kind="passage"),
+                     dedupe=Deduplicator(0.95), stored={})  # fmt: skip
+    payload = item["payload"]
+    built = set(payload) | {key for unit in payload["units"] for key in unit}
+    (comment,) = db.execute("SELECT obj_description('hindsight.retain(text, jsonb)'::regprocedure)").fetchone()
+    documented = _documented_keys(comment)
+    assert built - {"merged"} <= documented and "merged" in documented and payload["units"]
+    (source,) = db.execute(
+        "SELECT string_agg(prosrc, ' ') FROM pg_proc WHERE pronamespace = 'hindsight'::regnamespace"
+        " AND proname IN ('retain', '_check_retain_items', '_retain_units', '_update_document')"
+    ).fetchone()
+    read = set(re.findall(r"->>?'(\w+)'", source)) | set(re.findall(r"\? '(\w+)'", source))
+    assert documented <= read | {"item_index", "reason", "similarity"}  # a merged record's own fields
+
+
+def test_one_rule_for_a_units_date(db):
+    """Only hindsight._effective_date spells out which of a unit's times it is filed under; the
+    proximity point (hindsight._best_date, the midpoint of the occurred span) is the other, used
+    only for temporal proximity."""
+    bodies = dict(db.execute(
+        "SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'hindsight'::regnamespace"
+    ).fetchall())  # fmt: skip
+    spelled = [name for name, body in bodies.items()
+               if re.search(r"coalesce\(\s*(\w+\.)?occurred_start,\s*(\w+\.)?mentioned_at", body)]  # fmt: skip
+    assert spelled == ["_effective_date"]
+    proximity = sorted(name for name, body in bodies.items() if "_best_date(" in body)
+    assert all("_proximity(hindsight._best_date(" in bodies[n].replace("\n", " ") for n in proximity)

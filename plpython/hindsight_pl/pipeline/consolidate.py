@@ -11,10 +11,7 @@ from ..llm import LLMClient, rewrite_observations
 from .banks import bank_config
 from .database import Database, one
 
-OFFLINE = (
-    "SELECT observation_id::text AS observation_id, action, proof_count"
-    " FROM hindsight.consolidate($1::text, use_llm => false)"
-)
+OFFLINE = "SELECT observation_id, action, proof_count FROM hindsight.consolidate($1::text, use_llm => false)"
 FACTS = "SELECT unit_id::text AS unit_id, text FROM hindsight._observation_facts($1::text, $2::uuid)"
 WRITE = "SELECT hindsight._write_observation($1::text, $2::uuid, $3::text, $4::uuid[], $5::text) AS proof"
 
@@ -26,7 +23,7 @@ def consolidate(
     observations with (None, or ``llm_for`` None: offline only). Returns ``(observation_id, action,
     proof_count)`` per observation touched (action created, updated, merged or removed). Raises
     ``LLMError`` when the model fails; the caller's transaction then keeps nothing."""
-    rows = [(r["observation_id"], r["action"], r["proof_count"]) for r in db.rows(OFFLINE, bank_id)]
+    rows = [(str(r["observation_id"]), r["action"], r["proof_count"]) for r in db.rows(OFFLINE, bank_id)]
     llm = llm_for(bank_config(db, bank_id)) if llm_for is not None else None
     if llm is None:
         return rows

@@ -2,16 +2,18 @@
 
 A statement is SQL with ``$1``, ``$2``, ... parameters, each cast where it first appears (``$1::text``,
 ``$4::uuid[]``), so the statement itself says the types (``plpy.prepare`` needs them; psycopg reads
-the same text with its raw-query cursor). Rows come back as dicts. So that both implementations give
-the same Python values, statements return only text, numbers, booleans and arrays of those: uuids,
-times and JSON are cast to text in the statement (``id::text``, ``to_json(t) #>> '{}'``,
-``doc::text``), and parameters go in as text, numbers, lists or None.
+the same text with its raw-query cursor). Rows come back as dicts. Parameters go in as text,
+numbers, lists or None. The two implementations return a uuid (text in plpy, ``UUID`` in psycopg)
+and JSON (text in plpy, decoded in psycopg) differently: :func:`text_of` and :func:`json_of` read
+either. Statements cast such columns to text where they can; a call Citus should send whole to the
+worker holding the bank stays a bare function call (``SELECT hindsight.recall_json(...)``, no cast
+around it: docs/scale-out.md), and its value is read with these two.
 """
 
 from __future__ import annotations
 
+import json
 import re
-from collections.abc import Sequence
 from typing import Any, Protocol
 
 PARAMETER = re.compile(r"\$(\d+)(?:::((?:[A-Za-z_][\w.]*)(?: precision)?(?:\[\])?))?")
@@ -60,6 +62,11 @@ class PlpyDatabase:
         return [dict(row) for row in self.plpy.execute(plan, list(args))]
 
 
-def sequence(value: Sequence[Any] | None) -> list[Any] | None:
-    """A list for an array parameter (None stays None)."""
-    return None if value is None else list(value)
+def text_of(value: Any) -> str | None:
+    """A uuid (or text) column as text, None as None."""
+    return None if value is None else str(value)
+
+
+def json_of(value: Any) -> Any:
+    """A json or jsonb column decoded: plpy gives its text, psycopg the value."""
+    return json.loads(value) if isinstance(value, str) else value

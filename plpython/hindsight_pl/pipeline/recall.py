@@ -13,7 +13,8 @@ from typing import Any
 from ..errors import InputError
 from ..providers import Embedder, Reranker
 from ..text import clean_text, is_meaningful
-from .database import Database, one
+from .banks import BANK_CONFIG
+from .database import Database, json_of, one
 
 # hindsight.recall_candidates' arguments after (bank_id, query, query_embedding), in its order: the
 # arguments every recall entry point takes. hindsight.recall and hindsight.recall_json add passthrough
@@ -40,8 +41,8 @@ def _named(arguments: dict[str, str], first: int) -> str:
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
-    + ")::text AS response"
-)
+    + ") AS response"
+)  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
 CANDIDATES = (
     "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
     " array_agg(c.rerank_text ORDER BY c.candidate_rank) AS texts"
@@ -87,12 +88,12 @@ def recall(
     query = clean_text(query)
     if not is_meaningful(query):
         raise InputError(f"query is blank or has only punctuation: {query[:40]!r}")
-    one(db, "SELECT hindsight.bank_config($1::text) IS NULL AS unknown", bank_id)  # HS404 before embedding
+    one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
     if reranker is None:
         row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
-        document = json.loads(row["response"]) if row else {"results": [], "trace": None}
+        document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
     found = one(db, CANDIDATES, *head) or {}
     scores = None

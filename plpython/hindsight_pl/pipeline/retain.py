@@ -19,16 +19,14 @@ from ..extract import Extractor
 from ..llm import LLMClient
 from ..providers import Embedder
 from .banks import bank_config
-from .database import Database
+from .database import Database, json_of, text_of
 
 # Items go to the database in groups of this many: one embedding batch and one hindsight.retain call each.
 GROUP_SIZE = 64
 UPDATE_MODES = ("replace", "append")
 
-STORE = (
-    "SELECT item_index, document_id, unit_id::text AS unit_id, merged::text AS merged"
-    " FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb)"
-)
+# the columns as they are: on Citus the coordinator sends the call whole to the worker holding the bank
+STORE = "SELECT item_index, document_id, unit_id, merged FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb)"
 CHUNK_HASHES = (
     "SELECT document_id, content_hash FROM hindsight.chunks WHERE bank_id = $1::text AND document_id = ANY ($2::text[])"
 )
@@ -109,7 +107,7 @@ def retain(
     if not items:
         raise InputError("nothing to retain: no items")
     if create_bank:
-        db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true) IS NOT NULL AS created", bank_id)
+        db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true)", bank_id)
     config = bank_config(db, bank_id)
     extractor = extractor or units.bank_extractor(config, llm_for(config))
     dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
@@ -123,7 +121,12 @@ def retain(
         )  # fmt: skip
         stored: dict[int, list[str]] = {}
         for row in db.rows(STORE, bank_id, json.dumps([item["payload"] for item in group])):
-            row = dict(row, item_index=start + row["item_index"], merged=json.loads(row["merged"] or "[]"))
+            row = dict(
+                row,
+                item_index=start + row["item_index"],
+                unit_id=text_of(row["unit_id"]),
+                merged=json_of(row["merged"]) or [],
+            )
             retained.rows.append(row)
             if row["unit_id"] is not None:
                 stored.setdefault(row["item_index"], []).append(row["unit_id"])
