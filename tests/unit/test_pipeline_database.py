@@ -25,4 +25,3 @@ def test_a_parameter_without_a_cast_is_refused():
 def test_every_statement_of_the_pipeline_types_its_parameters(statement):
     types = parameter_types(statement)
     assert types and all(types)
-
