@@ -133,7 +133,7 @@ BEGIN
     -- Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
     -- BM25 and Beyond", 2009) from the bank's term statistics:
     --   score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
-    --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0.75
+    --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0 by default (0.75 is the textbook value)
     -- over at most bm25_max_terms (16) of the query's terms, the rarest first.
     -- Only the postings of those terms are read. Ties go to the longer unit.
     -- The constants are folded per term first, so each posting costs one
@@ -180,7 +180,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
-    'Keyword arm, bm25 backend: Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0.75, idf = ln(1 + (N - df + 0.5) / '
+    'Keyword arm, bm25 backend (the default): Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0 by default, idf = ln(1 + (N - df + 0.5) / '
     '(df + 0.5))) over the query''s rarest bm25_max_terms (16) terms, from _bm25_terms / _bm25_postings; ties to '
     'the longer unit; LIMIT recall_budget.';
 

@@ -42,7 +42,7 @@ $$Recalls the memory units of a bank that best answer query, packed into max_tok
 hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
 it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
 recall_budget; budget low|mid|high = 100|300|1000, or adaptive): semantic (cosine to query_embedding,
-vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), bm25 (OR of the query's words, ts_rank_cd), graph (entity,
+vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), bm25 (Okapi BM25 over the query's words, b = 0 by default; ts_rank_cd with keyword_backend native), graph (entity,
 semantic and causal links from the semantic hits, tanh activation), temporal (units in temporal_window, then
 spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Cormack et al. 2009), or
 interleave. Score: passthrough (fused / best fused) times recency, temporal-proximity and proof boosts.

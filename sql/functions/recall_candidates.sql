@@ -145,9 +145,9 @@ BEGIN
         ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
-    -- Keyword arm: native full text search ranked with ts_rank_cd (default), true
-    -- BM25 from term statistics (keyword_backend = bm25), or ParadeDB's
-    -- pg_search (keyword_backend = pg_search, _keyword_pg_search.sql).
+    -- Keyword arm: Okapi BM25 from the bank's term statistics (keyword_backend = bm25,
+    -- the default), native full text search ranked with ts_rank_cd (native), or
+    -- ParadeDB's pg_search (pg_search, _keyword_pg_search.sql).
     IF 'bm25' = ANY (run_arms) THEN
         step := clock_timestamp();
         query_terms := hindsight._query_terms(query, (cfg->>'text_search_config')::regconfig);

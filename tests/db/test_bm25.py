@@ -33,10 +33,11 @@ def hand_bm25(query: list[str], docs: list[list[str]], k1: float = 1.2, b: float
     return scores
 
 
-def test_scores_equal_a_hand_computation(db):
-    bank(db, "five", text_search_config="simple", keyword_backend="bm25")
+@pytest.mark.parametrize("b", [0.75, 0.0])  # the textbook value, and the default (no length normalisation)
+def test_scores_equal_a_hand_computation(db, b):
+    bank(db, "five", text_search_config="simple", keyword_backend="bm25", bm25_b=b)
     ids = put(db, "five", [(text, vec(**{f"d{i}": 1})) for i, text in enumerate(DOCS)])
-    expected = hand_bm25(["apple", "cherry"], [d.split() for d in DOCS])
+    expected = hand_bm25(["apple", "cherry"], [d.split() for d in DOCS], b=b)
     rows = recall(db, "five", "apple cherry", None, arms=["bm25"])
     got = {str(r["id"]): r["bm25_score"] for r in rows}
     for unit, score in zip(ids, expected, strict=True):
@@ -44,8 +45,12 @@ def test_scores_equal_a_hand_computation(db):
             assert unit not in got
         else:
             assert got[unit] == pytest.approx(score, rel=1e-9)
-    # by hand: doc 3 "cherry x3 + date" beats doc 1 "apple x2" (cherry and apple both have df 2)
-    assert [str(r["id"]) for r in rows] == [ids[2], ids[0], ids[1], ids[3]]
+    # by hand: doc 3 "cherry x3 + date" beats doc 1 "apple x2" (cherry and apple both have df 2); with b = 0,
+    # "banana cherry" and "apple date elderberry fig" tie exactly and the longer one goes first
+    order = [ids[2], ids[0], ids[1], ids[3]] if b else [ids[2], ids[0], ids[3], ids[1]]
+    assert [str(r["id"]) for r in rows] == order
+    if not b:
+        assert got[ids[1]] == got[ids[3]]
 
 
 def recount(db, bank_id):

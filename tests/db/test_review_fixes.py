@@ -113,7 +113,7 @@ def test_sql_recall_of_punctuation_returns_nothing(db):
 
 
 def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
-    bank(db, "b", keyword_backend="bm25")
+    bank(db, "b", keyword_backend="bm25", bm25_b=0.75)
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
     rows = recall(db, "b", "kiwi", None, arms=["bm25"])
@@ -121,3 +121,12 @@ def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
     assert {r["text"] for r in rows[:2]} == {"Another kiwi note.", "Short kiwi note."}
     assert rows[2]["text"] == "A much longer note about the kiwi harvest this year."
     assert rows[0]["bm25_score"] == rows[1]["bm25_score"] > rows[2]["bm25_score"]
+
+
+def test_bm25_by_default_prefers_the_longer_unit_for_the_same_term_frequency(db):
+    bank(db, "b")  # the default: keyword_backend bm25 with bm25_b = 0, no length normalisation
+    put(db, "b", [("Short kiwi note.", vec(d2=1)),
+                  ("A much longer note about the kiwi harvest this year.", vec(d1=1))])  # fmt: skip
+    rows = recall(db, "b", "kiwi", None, arms=["bm25"])
+    assert rows[0]["text"] == "A much longer note about the kiwi harvest this year."
+    assert rows[0]["bm25_score"] == rows[1]["bm25_score"] > 0
