@@ -205,7 +205,13 @@ BEGIN
         SELECT h FROM unnest(CASE WHEN 'semantic' = ANY (run_arms) THEN semantic_hits ELSE '{}' END
                              || bm25_hits || graph_hits || temporal_hits) h
         WHERE cap_per_source IS NULL OR h.rank <= cap_per_source);
-    SELECT count(*)::int, coalesce(array_agg(ROW(
+    -- Every fused unit is counted; only the kept ones (the best reranker_max_candidates) are read.
+    WITH fused AS MATERIALIZED (
+        SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.bm25_rank NULLS LAST,
+                                       f.graph_rank NULLS LAST, f.temporal_rank NULLS LAST, f.unit_id)::int AS pos
+        FROM hindsight._fuse(fused_hits, fusion, (cfg->>'rrf_k')::float8, cfg->'arm_weights', strategy.divisors) f
+    )
+    SELECT (SELECT count(*) FROM fused)::int, coalesce(array_agg(ROW(
                c.pos, c.unit_id,
                hindsight._rerank_text(u.text, u.context, u.occurred_start),
                c.rrf_score, c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
@@ -215,12 +221,11 @@ BEGIN
                + coalesce((strategy.additive->>'bm25')::float8, 0) * (c.bm25_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'graph')::float8, 0) * (c.graph_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'temporal')::float8, 0) * (c.temporal_rank IS NOT NULL)::int
-           )::hindsight.recall_candidate ORDER BY c.pos) FILTER (WHERE c.pos <= (cfg->>'reranker_max_candidates')::int), '{}')
+           )::hindsight.recall_candidate ORDER BY c.pos), '{}')
     INTO fused_count, candidates
-    FROM (SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.bm25_rank NULLS LAST,
-                                         f.graph_rank NULLS LAST, f.temporal_rank NULLS LAST, f.unit_id)::int AS pos
-          FROM hindsight._fuse(fused_hits, fusion, (cfg->>'rrf_k')::float8, cfg->'arm_weights', strategy.divisors) f) c
-    JOIN hindsight.memory_units u ON u.bank_id = recall_candidates.bank_id AND u.id = c.unit_id;
+    FROM fused c
+    JOIN hindsight.memory_units u ON u.bank_id = recall_candidates.bank_id AND u.id = c.unit_id
+    WHERE c.pos <= (cfg->>'reranker_max_candidates')::int;
     ms := ms || jsonb_build_object('fusion', extract(epoch FROM clock_timestamp() - step) * 1000);
 
     IF trace THEN
