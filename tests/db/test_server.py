@@ -14,6 +14,7 @@ import pytest
 
 import hindsight_pl
 from hindsight_pg import EmbeddedServer
+from hindsight_pg._server import shared_buffers_mb
 
 pytestmark = pytest.mark.slow
 
@@ -44,6 +45,10 @@ def test_embedded_server_lifecycle(tmp_path):
             assert version == hindsight_pl.__version__
             (listen,) = conn.execute("SHOW listen_addresses").fetchone()
             assert listen == ""  # unix socket only
+            (buffers,) = conn.execute(
+                "SELECT setting::bigint * 8192 / 2^20 FROM pg_settings WHERE name = 'shared_buffers'"
+            ).fetchone()
+            assert buffers == shared_buffers_mb() and 128 <= buffers <= 8192
         assert server.ensure_running() == server.dsn  # reuse: same server
         assert server.status().pid == status.pid
     finally:
