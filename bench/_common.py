@@ -9,13 +9,14 @@ import psycopg
 
 
 def header(conn: psycopg.Connection) -> str:
-    """One line, e.g. ``commit fa90a4d, PostgreSQL 15.20 (...), pgvector 0.8.0, 2 cores``."""
+    """One line, e.g. ``commit fa90a4d, PostgreSQL 15.20 (...), pgvector 0.8.0, shared_buffers 2GB, 2 cores``."""
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     row = conn.execute(
-        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector')"
+        "SELECT current_setting('server_version'), (SELECT extversion FROM pg_extension WHERE extname = 'vector'),"
+        " current_setting('shared_buffers')"
     ).fetchone()
-    pg, vec = row if row else ("?", "?")
-    return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, {os.cpu_count()} cores"
+    pg, vec, buffers = row if row else ("?", "?", "?")
+    return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, shared_buffers {buffers}, {os.cpu_count()} cores"
 
 
 def analyze(conn: psycopg.Connection) -> None:

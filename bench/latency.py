@@ -6,12 +6,15 @@ person's consecutive facts instead of retain's own links) through the real retai
 from MiniLM embeddings of the template parts so that building takes minutes, not
 hours. Then, per bank and over the same queries (a third of them with a time window):
 
-- hindsight.recall without a cross-encoder at budgets low / mid / high (median, p95);
-- a bare kNN query (ORDER BY embedding <=> q LIMIT 10, and LIMIT 300 at ef_search 300);
-- the keyword arm alone (hindsight._keyword_arm, ts_rank_cd);
-- milliseconds per phase from the trace (median).
+- hindsight.recall without a cross-encoder at budgets low / mid / high (median, p95), with the default
+  keyword backend (bm25) and with native (ts_rank_cd);
+- a bare kNN query (ORDER BY embedding <=> q LIMIT 10, and LIMIT 300 at ef_search 300): the baseline;
+- each keyword arm alone;
+- milliseconds per phase from the trace (median);
+- throughput: --sessions (8) concurrent sessions, each its own connection, running recall mid (or the bare kNN
+  LIMIT 300) over the queries for --seconds (15): calls per second and p95.
 
-    .venv/bin/python bench/latency.py [--sizes 10000,100000] [--queries 200] [--rebuild]
+    .venv/bin/python bench/latency.py [--sizes 10000,100000] [--queries 200] [--sessions 8] [--seconds 15]
 
 Banks are named bench-latency-<size> and reused when they hold the right number of units.
 """
@@ -23,6 +26,7 @@ import json
 import random
 import statistics
 import sys
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -171,12 +175,50 @@ def summary(values: list[float]) -> str:
     return f"{statistics.median(values):7.2f} {p95:7.2f}"
 
 
+def throughput(
+    dsn: str | None, sessions: int, seconds: float, sql: str, params: list[tuple[Any, ...]], setup: str = ""
+) -> dict[str, float]:
+    """``sessions`` connections (each after ``setup``) run ``sql`` over ``params`` in turn for ``seconds``:
+    calls per second, p95 ms and the number of calls."""
+    times: list[float] = []
+    lock = threading.Lock()
+    connections = [hindsight_pg.connect(dsn).conn for _ in range(sessions)]
+    for conn in connections:  # warm each session (plans, the in-database package)
+        if setup:
+            conn.execute(setup)
+        conn.execute(sql, params[0]).fetchall()
+
+    def run(conn: Any, offset: int) -> None:
+        mine = []
+        i = offset
+        while time.perf_counter() < stop:
+            mine.append(timed(conn, sql, params[i % len(params)]))
+            i += 1
+        with lock:
+            times.extend(mine)
+
+    started = time.perf_counter()
+    stop = started + seconds
+    threads = [threading.Thread(target=run, args=(c, i * 7)) for i, c in enumerate(connections)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    elapsed = time.perf_counter() - started
+    for conn in connections:
+        conn.close()
+    ordered = sorted(times)
+    return {"per_s": len(times) / elapsed, "p95": ordered[round(0.95 * (len(ordered) - 1))], "calls": len(times)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10000,100000")
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--output", default="bench/results/latency.json")
     parser.add_argument("--dsn", default=None)
+    parser.add_argument("--sessions", type=int, default=8, help="concurrent sessions for the throughput figures")
+    parser.add_argument("--seconds", type=float, default=15.0, help="how long each throughput run lasts")
     args = parser.parse_args()
 
     client = hindsight_pg.connect(args.dsn)
@@ -194,14 +236,14 @@ def main() -> None:
         phases: dict[str, list[float]] = {}
         for (text, window), emb in zip(queries, embeddings, strict=True):
             window_text = None if window is None else f"[{window[0]},{window[1]}]"
-            for backend in ("bm25", "native"):
+            for backend, label in (("bm25", "bm25, default"), ("native", "native")):
                 conn.execute(
                     "UPDATE hindsight.banks SET config = config || jsonb_build_object('keyword_backend', %s::text)"
                     " WHERE bank_id = %s",
                     (backend, bank),
                 )
                 for budget in ("low", "mid", "high"):
-                    rows.setdefault(f"recall {budget} ({backend})", []).append(timed(conn,
+                    rows.setdefault(f"recall {budget} ({label})", []).append(timed(conn,
                         "SELECT * FROM hindsight.recall(%s, %s, %s, budget => %s, temporal_window => %s::tstzrange)",
                         (bank, text, emb, budget, window_text)))  # fmt: skip
             conn.execute("UPDATE hindsight.banks SET config = config - 'keyword_backend' WHERE bank_id = %s", (bank,))
@@ -233,13 +275,35 @@ def main() -> None:
         print(f"{'':<40}{'median':>8}{'p95':>8}   ms")
         for name, values in rows.items():
             print(f"{name:<40}{summary(values)}")
-        ratio = statistics.median(rows["recall mid (native)"]) / statistics.median(
+        ratio = statistics.median(rows["recall mid (bm25, default)"]) / statistics.median(
             rows["bare kNN LIMIT 300, ef_search 300"]
         )
-        print(f"{'recall mid (native) / bare kNN LIMIT 300':<40}{ratio:7.1f}x")
+        print(f"{'recall mid (default) / bare kNN LIMIT 300':<40}{ratio:7.1f}x")
         print("phases of recall mid, default backend (trace, median ms):")
         for name, values in phases.items():
             print(f"  {name:<38}{statistics.median(values):7.2f}")
+        params = [(bank, text, emb, None if w is None else f"[{w[0]},{w[1]}]")
+                  for (text, w), emb in zip(queries, embeddings, strict=True)]  # fmt: skip
+        flows = {
+            "recall mid": throughput(
+                args.dsn,
+                args.sessions,
+                args.seconds,
+                "SELECT * FROM hindsight.recall(%s, %s, %s, temporal_window => %s::tstzrange)",
+                params,
+            ),
+            "bare kNN LIMIT 300, ef_search 300": throughput(
+                args.dsn,
+                args.sessions,
+                args.seconds,
+                "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 300",
+                [(bank, emb) for bank, _, emb, _ in params],
+                setup="SET hnsw.ef_search = 300",
+            ),
+        }
+        print(f"throughput, {args.sessions} sessions for {args.seconds:.0f} s:")
+        for name, flow in flows.items():
+            print(f"  {name:<38}{flow['per_s']:8.1f}/s  p95 {flow['p95']:7.2f} ms")
         report[bank] = {
             "queries": len(queries),
             "ms": {
@@ -247,6 +311,7 @@ def main() -> None:
                 for k, v in rows.items()
             },
             "ratio_mid_to_knn300": ratio,
+            "throughput": {"sessions": args.sessions, "seconds": args.seconds, **flows},
             "phases_median_ms": {k: statistics.median(v) for k, v in phases.items()},
         }
     out = Path(args.output)

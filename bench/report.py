@@ -34,12 +34,12 @@ LATENCY_ROWS = [
     "bare kNN LIMIT 300, ef_search 300",
     "keyword arm alone, native (ts_rank_cd, 300)",
     "keyword arm alone, bm25 (300)",
+    "recall low (bm25, default)",
+    "recall mid (bm25, default)",
+    "recall high (bm25, default)",
     "recall low (native)",
     "recall mid (native)",
     "recall high (native)",
-    "recall low (bm25)",
-    "recall mid (bm25)",
-    "recall high (bm25)",
 ]
 
 
@@ -124,14 +124,23 @@ def latency_table(latency: dict[str, Any]) -> str:
             cells = [f"{latency[b]['ms'][row]['median']:.2f} | {latency[b]['ms'][row]['p95']:.2f}" for b in banks]
             lines.append(f"| {row} | " + " | ".join(cells) + " |")
     lines.append(
-        "| recall mid (native) / bare kNN LIMIT 300 | "
+        "| recall mid (default) / bare kNN LIMIT 300 | "
         + " | ".join(f"{latency[b]['ratio_mid_to_knn300']:.1f}× | " for b in banks)
         + " |"
     )
-    lines += ["", "Phases of a mid recall (trace, medians, ms, native backend):", ""]
+    lines += ["", "Phases of a mid recall (trace, medians, ms, default backend):", ""]
     lines += ["| phase | " + " | ".join(sizes) + " |", "|---|" + "---|" * len(banks)]
     for phase in latency[banks[0]]["phases_median_ms"]:
         lines.append(f"| {phase} | " + " | ".join(f"{latency[b]['phases_median_ms'][phase]:.1f}" for b in banks) + " |")
+    first = latency[banks[0]].get("throughput")
+    if first:
+        lines += ["", f"Throughput, {first['sessions']} concurrent sessions for {first['seconds']:.0f} s each "
+                  "(calls per second, p95 ms):", ""]  # fmt: skip
+        lines += ["| | " + " | ".join(f"{s} calls/s | p95" for s in sizes) + " |", "|---|" + "---|---|" * len(banks)]
+        for flow in ("recall mid", "bare kNN LIMIT 300, ef_search 300"):
+            cells = [f"{latency[b]['throughput'][flow]['per_s']:.1f} | {latency[b]['throughput'][flow]['p95']:.2f}"
+                     for b in banks]  # fmt: skip
+            lines.append(f"| {flow} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -222,9 +231,9 @@ def chart(locomo: dict[str, Any], latency: dict[str, Any], out: Path) -> None:
         "bare kNN LIMIT 300, ef_search 300": "kNN 300\n(ef 300)",
         "keyword arm alone, native (ts_rank_cd, 300)": "keyword\nts_rank_cd",
         "keyword arm alone, bm25 (300)": "keyword\nBM25",
-        "recall low (native)": "recall low",
-        "recall mid (native)": "recall mid",
-        "recall high (native)": "recall high",
+        "recall low (bm25, default)": "recall low",
+        "recall mid (bm25, default)": "recall mid",
+        "recall high (bm25, default)": "recall high",
     }
     rows, labels = list(shown), list(shown.values())
     width = 0.8 / len(banks)
