@@ -110,11 +110,20 @@ def make_units(n: int, parts: dict[str, np.ndarray], rng: random.Random) -> list
     return units
 
 
-def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[str, np.ndarray]) -> None:
+def build_bank(
+    client: hindsight_pg.Client, bank: str, size: int, parts: dict[str, np.ndarray], defer_index: bool = False
+) -> None:
+    """Retains ``size`` synthetic units into ``bank`` unless it already holds that many. With ``defer_index``
+    the shared HNSW index is dropped for the build and created again after it, with its own definition (one
+    CREATE INDEX instead of a million inserts into the graph; for a database that holds this bank alone)."""
     conn = client.conn
     row = conn.execute("SELECT unit_count FROM hindsight._bank_counts WHERE bank_id = %s", (bank,)).fetchone()
     if row and row[0] == size:
         return
+    index = None
+    if defer_index:
+        index = conn.execute("SELECT pg_get_indexdef('hindsight.memory_units_embedding_idx'::regclass)").fetchone()[0]
+        conn.execute("DROP INDEX hindsight.memory_units_embedding_idx")
     client.delete_bank(bank)
     # the shared HNSW index takes each unit as it comes; retain's own links off (bench/retain.py
     # measures them), and the temporal links below
@@ -143,6 +152,11 @@ def build_bank(client: hindsight_pg.Client, bank: str, size: int, parts: dict[st
            WHERE next_id IS NOT NULL""",
         {"b": bank},
     )
+    if index is not None:
+        started = time.perf_counter()
+        conn.execute("SET maintenance_work_mem = '4GB'")
+        conn.execute(index)
+        print(f"  HNSW index built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     analyze(conn)  # the shared HNSW index took every unit as it came
 
 
@@ -217,6 +231,11 @@ def main() -> None:
     parser.add_argument("--queries", type=int, default=200)
     parser.add_argument("--output", default="bench/results/latency.json")
     parser.add_argument("--dsn", default=None)
+    parser.add_argument(
+        "--defer-index",
+        action="store_true",
+        help="build banks with the shared HNSW index dropped, then create it (a database of its own)",
+    )
     parser.add_argument("--sessions", type=int, default=8, help="concurrent sessions for the throughput figures")
     parser.add_argument("--seconds", type=float, default=15.0, help="how long each throughput run lasts")
     args = parser.parse_args()
@@ -231,7 +250,7 @@ def main() -> None:
 
     for size in [int(s) for s in args.sizes.split(",")]:
         bank = f"bench-latency-{size}"
-        build_bank(client, bank, size, parts)
+        build_bank(client, bank, size, parts, defer_index=args.defer_index)
         rows: dict[str, list[float]] = {}
         phases: dict[str, list[float]] = {}
         for (text, window), emb in zip(queries, embeddings, strict=True):
