@@ -19,13 +19,17 @@ CREATE FUNCTION hindsight._time_span(
 RETURNS tstzmultirange
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-    SELECT tstzmultirange(VARIADIC ARRAY(
-        SELECT r FROM (VALUES
-            (CASE WHEN occurred_start IS NOT NULL OR occurred_end IS NOT NULL
-                  THEN tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]')
-             END),
-            (CASE WHEN mentioned_at IS NOT NULL THEN tstzrange(mentioned_at, mentioned_at, '[]') END)) v(r)
-        WHERE r IS NOT NULL))
+    -- One expression (no subquery), so the planner inlines it: the temporal arm's bitmap scan
+    -- rechecks it on every row it reads (at 100,000 units, a month's pool: 11 -> 6 ms).
+    SELECT CASE
+        WHEN occurred_start IS NULL AND occurred_end IS NULL THEN
+            CASE WHEN mentioned_at IS NULL THEN '{}'::tstzmultirange
+                 ELSE tstzmultirange(tstzrange(mentioned_at, mentioned_at, '[]')) END
+        WHEN mentioned_at IS NULL THEN
+            tstzmultirange(tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]'))
+        ELSE tstzmultirange(tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]'),
+                            tstzrange(mentioned_at, mentioned_at, '[]'))
+    END
 $$;
 COMMENT ON FUNCTION hindsight._time_span(timestamptz, timestamptz, timestamptz) IS
     'The times a unit is about, as a multirange: [occurred_start, occurred_end] (or the one that exists) '

