@@ -9,9 +9,11 @@ No trained cross-encoder ships here, so the rerank figures use the tests' tiny r
 layers, 32 wide: a lower bound) and, as a proxy for ms-marco-MiniLM-L-6-v2 (the same six-layer,
 384-wide architecture as all-MiniLM-L6-v2), MiniLM embedding the 300 "query [SEP] candidate" pairs.
 
-    .venv/bin/python bench/providers.py [--bank B] [--queries 50]
+    .venv/bin/python bench/providers.py [--bank B] [--runs 50] [--proxy-runs 10]
 
-Recall runs on the bank bench-locomo-turn-conv-26 (made by bench/locomo.py) unless --bank.
+Recall runs on the bank bench-locomo-turn-conv-26 (made by bench/locomo.py) unless --bank. Every
+timed figure cycles through the six QUERIES (run i asks QUERIES[i % 6]; the rerank figures score
+that query against the same 300 candidates); each figure says how many runs it took.
 """
 
 from __future__ import annotations
@@ -40,22 +42,27 @@ QUERIES = [
 ]  # fmt: skip
 
 
-def timed(call: Callable[[], Any], repeat: int) -> dict[str, float]:
-    """Median and p95 milliseconds of ``call`` over ``repeat`` runs (after one warm-up)."""
-    call()
+def timed(call: Callable[[str], Any], repeat: int) -> dict[str, float]:
+    """Median and p95 milliseconds of ``call(query)`` over ``repeat`` runs, run i with QUERIES[i % 6] (after
+    one warm-up with the first), and the number of runs."""
+    call(QUERIES[0])
     values = []
-    for _ in range(repeat):
+    for i in range(repeat):
+        query = QUERIES[i % len(QUERIES)]
         started = time.perf_counter()
-        call()
+        call(query)
         values.append((time.perf_counter() - started) * 1000)
     values.sort()
-    return {"median": statistics.median(values), "p95": values[int(0.95 * (len(values) - 1))]}
+    return {"median": statistics.median(values), "p95": values[int(0.95 * (len(values) - 1))], "runs": repeat}
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--bank", default="bench-locomo-turn-conv-26")
-    parser.add_argument("--queries", type=int, default=50, help="timed runs per figure")
+    parser.add_argument("--runs", type=int, default=50, help="timed runs per figure")
+    parser.add_argument(
+        "--proxy-runs", type=int, default=10, help="timed runs of the MiniLM-size rerank proxy (about 2 s each)"
+    )
     parser.add_argument("--output", default="bench/results/providers.json")
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
@@ -70,16 +77,17 @@ def main() -> None:
         "SELECT text FROM hindsight.memory_units WHERE bank_id = %s ORDER BY id LIMIT 300", (args.bank,))]  # fmt: skip
     tiny_path = build_tiny_cross_encoder(Path(tempfile.mkdtemp(prefix="hindsight-bench-ce-")) / "model")
     minilm, tiny = LocalEmbedder(), LocalReranker(tiny_path)
-    n = args.queries
-    query = QUERIES[0]
-    pairs = [f"{query} [SEP] {c}" for c in candidates]
+    n = args.runs
     ms: dict[str, dict[str, float]] = {}
 
     def db_setting(name: str, value: dict[str, Any] | None) -> None:
         conn.execute("SELECT hindsight.set_setting(%s, %s)", (name, json.dumps(value) if value else None))
 
-    def recall_sql() -> None:
+    def recall_sql(query: str) -> None:
         conn.execute("SELECT count(*) FROM hindsight.recall(%s, %s)", (args.bank, query)).fetchone()
+
+    def embed_sql(query: str) -> None:
+        conn.execute("SELECT hindsight.embed(%s, ARRAY[%s], 'query')", (args.bank, query)).fetchone()
 
     first = time.perf_counter()
     conn.execute("SELECT hindsight.embed(%s, ARRAY['warm-up'], 'query')", (args.bank,)).fetchone()
@@ -87,36 +95,33 @@ def main() -> None:
     pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
     rss = _rss_mb(pid)
 
-    ms["embed 1 query: driver, local"] = timed(lambda: minilm.embed([query], kind="query"), n)
-    ms["embed 1 query: database, local"] = timed(
-        lambda: conn.execute("SELECT hindsight.embed(%s, ARRAY[%s], 'query')", (args.bank, query)).fetchone(), n
+    ms["embed 1 query: driver, local"] = timed(lambda q: minilm.embed([q], kind="query"), n)
+    ms["embed 1 query: database, local"] = timed(embed_sql, n)
+    ms["rerank 300: driver, tiny cross-encoder"] = timed(lambda q: tiny.rerank(q, candidates), n)
+    ms["rerank 300: MiniLM-size proxy (embed 300 pairs)"] = timed(
+        lambda q: minilm.embed([f"{q} [SEP] {c}" for c in candidates]), args.proxy_runs
     )
-    ms["rerank 300: driver, tiny cross-encoder"] = timed(lambda: tiny.rerank(query, candidates), n)
-    ms["rerank 300: MiniLM-size proxy (embed 300 pairs)"] = timed(lambda: minilm.embed(pairs), max(5, n // 10))
-    ms["recall: driver embeds, no rerank"] = timed(lambda: client.recall(args.bank, query), n)
+    ms["recall: driver embeds, no rerank"] = timed(lambda q: client.recall(args.bank, q), n)
     ms["recall: database embeds, no rerank"] = timed(recall_sql, n)
     driver_rerank = hindsight_pg.Client(conn, embedder=minilm, reranker=tiny)
-    ms["recall: driver embeds and reranks (tiny)"] = timed(lambda: driver_rerank.recall(args.bank, query), n)
+    ms["recall: driver embeds and reranks (tiny)"] = timed(lambda q: driver_rerank.recall(args.bank, q), n)
     db_setting("reranker_provider", {"kind": "local", "model": tiny_path})
     try:
         ms["recall: database embeds and reranks (tiny)"] = timed(recall_sql, n)
         with model_server(minilm, tiny) as url:
             remote = {"kind": "http", "url": url}
-            ms["embed 1 query: driver, http"] = timed(lambda: HTTPEmbedder(url).embed([query], kind="query"), n)
-            ms["rerank 300: driver, http (tiny)"] = timed(lambda: HTTPReranker(url).rerank(query, candidates), n)
+            ms["embed 1 query: driver, http"] = timed(lambda q: HTTPEmbedder(url).embed([q], kind="query"), n)
+            ms["rerank 300: driver, http (tiny)"] = timed(lambda q: HTTPReranker(url).rerank(q, candidates), n)
             db_setting("embedding_provider", remote)
             db_setting("reranker_provider", remote)
-            ms["embed 1 query: database, http"] = timed(
-                lambda: conn.execute("SELECT hindsight.embed(%s, ARRAY[%s], 'query')", (args.bank, query)).fetchone(),
-                n,
-            )
+            ms["embed 1 query: database, http"] = timed(embed_sql, n)
             ms["recall: database embeds and reranks over http (tiny)"] = timed(recall_sql, n)
     finally:
         db_setting("embedding_provider", None)
         db_setting("reranker_provider", None)
 
     for name, figure in ms.items():
-        print(f"{name:<55} median {figure['median']:8.2f} ms   p95 {figure['p95']:8.2f} ms")
+        print(f"{name:<55} median {figure['median']:8.2f} ms   p95 {figure['p95']:8.2f} ms   ({figure['runs']} runs)")
     print(f"database session resident memory after loading MiniLM: {rss:.0f} MB")
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)

@@ -172,9 +172,10 @@ def temporal_speed_table(temporal: dict[str, Any]) -> str:
 def providers_table(models: dict[str, Any]) -> str:
     """Markdown: median and p95 per measurement of bench/providers.py."""
     lines = [f"On bank `{models['bank']}`; a database session that loaded MiniLM holds "
-             f"{models['session_rss_mb']:.0f} MB resident.", "", "| ms | median | p95 |", "|---|---|---|"]  # fmt: skip
+             f"{models['session_rss_mb']:.0f} MB resident.", "", "| ms | median | p95 | runs |",
+             "|---|---|---|---|"]  # fmt: skip
     for name, figure in models["ms"].items():
-        lines.append(f"| {name} | {figure['median']:.2f} | {figure['p95']:.2f} |")
+        lines.append(f"| {name} | {figure['median']:.2f} | {figure['p95']:.2f} | {figure.get('runs', '')} |")
     return "\n".join(lines)
 
 

@@ -34,7 +34,6 @@ import hindsight_pg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "unit"))
 from temporal_cases import CLASSES, LANGUAGES, REFERENCE_DAY, REFERENCE_HOUR, Case, load
 
-RESULTS = Path("bench/results/temporal.json")
 SQL = "SELECT hindsight.parse_temporal(%s, %s, 'UTC', %s)"
 
 
@@ -62,6 +61,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=3, help="times each case is parsed (default 3)")
     parser.add_argument("--dsn", default=None, help="default: $HINDSIGHT_PG_DSN or the embedded server")
+    parser.add_argument("--output", default="bench/results/temporal.json", help="where to write the figures")
     args = parser.parse_args()
     dsn = args.dsn or hindsight_pg.connect(args.dsn, embedder=None).conn.info.dsn
     cases = [(language, case) for language in LANGUAGES for case in load(language)]
@@ -96,8 +96,9 @@ def main() -> None:
         "first_ms": first,
         "failures": failures,
     }
-    RESULTS.parent.mkdir(parents=True, exist_ok=True)
-    RESULTS.write_text(json.dumps(result, indent=1) + "\n")
+    out = Path(args.output)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1) + "\n")
     for name, value in first.items():
         print(f"{name:<50} {value:8.1f} ms")
     print(f"{'class':<22} {'median ms':>10} {'p95 ms':>8}")
@@ -110,7 +111,7 @@ def main() -> None:
         print(f"{language}: {passed}/{total} cases pass")
     for line in failures:
         print("FAIL", line)
-    print(f"written {RESULTS}")
+    print(f"written {out}")
 
 
 def _p95(values: list[float]) -> float:
