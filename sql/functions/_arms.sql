@@ -23,6 +23,7 @@ AS $$
 DECLARE
     hits hindsight._arm_hit[];
     share float8;
+    plain bool;
     sql text;
 BEGIN
     -- jit off: the disabled sort below adds 1e10 to the plan's cost, which would set off JIT
@@ -38,11 +39,13 @@ BEGIN
         -- LIMIT from a plain scan at ef_search = budget / share, half the work of an iterative
         -- scan (at 100,000 units: 4.3 against 8.5 ms); any other bank, or a plain scan that falls
         -- short, walks on with the iterative scan.
-        share := (SELECT b.unit_count / greatest(c.reltuples, 1)
-                  FROM hindsight._bank_counts b, pg_catalog.pg_class c
-                  WHERE b.bank_id = _semantic_arm.bank_id AND c.oid = 'hindsight.memory_units'::regclass);
-        PERFORM set_config('hnsw.ef_search', least(ceil(recall_budget / least(greatest(share, 0.9), 1.0)), 1000)::text, true);
-        PERFORM set_config('hnsw.iterative_scan', CASE WHEN share >= 0.9 THEN 'off' ELSE 'strict_order' END, true);
+        share := least((SELECT b.unit_count / greatest(c.reltuples, 1)
+                        FROM hindsight._bank_counts b, pg_catalog.pg_class c
+                        WHERE b.bank_id = _semantic_arm.bank_id AND c.oid = 'hindsight.memory_units'::regclass), 1.0);
+        plain := share >= 0.9 AND ceil(recall_budget / share) <= 1000;  -- ef_search's ceiling
+        PERFORM set_config('hnsw.ef_search', CASE WHEN plain THEN ceil(recall_budget / share)
+                                                  ELSE least(recall_budget, 1000) END::text, true);
+        PERFORM set_config('hnsw.iterative_scan', CASE WHEN plain THEN 'off' ELSE 'strict_order' END, true);
         PERFORM set_config('enable_seqscan', 'off', true);
         PERFORM set_config('enable_bitmapscan', 'off', true);
         PERFORM set_config('enable_sort', 'off', true);
@@ -60,7 +63,7 @@ BEGIN
         EXECUTE sql
         INTO hits
         USING bank_id, query_embedding, types, tags, tags_match, recall_budget;
-        IF cardinality(hits) < recall_budget AND share >= 0.9 THEN
+        IF cardinality(hits) < recall_budget AND plain THEN
             PERFORM set_config('hnsw.ef_search', least(recall_budget, 1000)::text, true);
             PERFORM set_config('hnsw.iterative_scan', 'strict_order', true);
             EXECUTE sql INTO hits USING bank_id, query_embedding, types, tags, tags_match, recall_budget;
