@@ -154,7 +154,8 @@ BEGIN
     --   score(d) = sum over query terms t of idf(t) * tf * (k1 + 1) / (tf + k1 * (1 - b + b * dl / avgdl))
     --   idf(t) = ln(1 + (N - df + 0.5) / (df + 0.5)),  k1 = 1.2, b = 0 by default (0.75 is the textbook value)
     -- over at most bm25_max_terms (16) of the query's terms, the rarest first.
-    -- Only the postings of those terms are read. Ties go to the longer unit, then by text.
+    -- Only the postings of those terms are read. Ties go to the longer unit, then (among
+    -- the recall_budget kept) by text.
     -- The constants are folded per term first, so each posting costs one
     -- multiply-add and one division.
     RETURN (
@@ -174,14 +175,16 @@ BEGIN
             LIMIT (config->>'bm25_max_terms')::int
         ),
         scored AS (
-            -- summed in term order: the same float for the same postings, whatever order they come in
-            SELECT p.unit_id, sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length) ORDER BY q.term) AS score,
+            -- rounded to 1e-12: a sum's last bit depends on the order its terms arrive in, which
+            -- depends on the plan and the table's layout, and must not decide a tie
+            SELECT p.unit_id, round(sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) * 1e12) / 1e12
+                       AS score,
                    max(p.doc_length) AS doc_length
             FROM q
             JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
             GROUP BY p.unit_id
         ),
-        kept AS MATERIALIZED (
+        top AS (  -- a top-N sort: the ranks are numbered after the LIMIT
             SELECT sc.unit_id, sc.score, sc.doc_length
             FROM scored sc
             WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
@@ -189,34 +192,23 @@ BEGIN
                           WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
                             AND (types IS NULL OR u.fact_type = ANY (types))
                             AND hindsight._tags_match(u.tags, _bm25_arm.tags, tags_match))
-        ),
-        cut AS (  -- the score and length of the last unit that makes the LIMIT (a top-N sort)
-            SELECT k.score, k.doc_length FROM kept k
-            ORDER BY k.score DESC, k.doc_length DESC
-            OFFSET recall_budget - 1 LIMIT 1
-        ),
-        top AS (
-            -- Exact ties (same terms, counts and length: frequent without length normalisation)
-            -- go by text, then id, as in the native backend, so the order does not depend on
-            -- unit ids: only the units that reach the cut are read.
-            SELECT k.unit_id, k.score, k.doc_length, u.text
-            FROM kept k
-            JOIN hindsight.memory_units u ON u.bank_id = _bm25_arm.bank_id AND u.id = k.unit_id
-            WHERE NOT EXISTS (SELECT FROM cut) OR (k.score, k.doc_length) >= (SELECT c.score, c.doc_length FROM cut c)
-            ORDER BY k.score DESC, k.doc_length DESC, u.text, k.unit_id
+            ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
             LIMIT recall_budget
         )
+        -- exact ties among them (same terms, counts and length: frequent without length
+        -- normalisation) are ranked by text, as in the native backend, not by unit id
         SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
         FROM (SELECT t.unit_id, t.score,
-                     row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, t.text, t.unit_id)::int AS rn
-              FROM top t) r
+                     row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, u.text, t.unit_id)::int AS rn
+              FROM top t
+              JOIN hindsight.memory_units u ON u.bank_id = _bm25_arm.bank_id AND u.id = t.unit_id) r
     );
 END
 $$;
 COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
     'Keyword arm, bm25 backend (the default): Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0 by default, idf = ln(1 + (N - df + 0.5) / '
     '(df + 0.5))) over the query''s rarest bm25_max_terms (16) terms, from _bm25_terms / _bm25_postings; ties to '
-    'the longer unit, then by text; LIMIT recall_budget.';
+    'the longer unit, then by text among the units kept (scores rounded to 1e-12); LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._graph_expand(
     bank_id text,

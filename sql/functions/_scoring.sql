@@ -9,7 +9,7 @@ CREATE OR REPLACE FUNCTION hindsight._best_date(
     mentioned_at timestamptz
 )
 RETURNS timestamptz
-LANGUAGE sql STABLE PARALLEL SAFE  -- STABLE like timestamptz + interval in it, so the planner inlines it
+LANGUAGE sql STABLE PARALLEL SAFE  -- as timestamptz + interval is; IMMUTABLE would stop the planner inlining it
 AS $$
     SELECT CASE WHEN occurred_start IS NOT NULL AND occurred_end IS NOT NULL
                 THEN occurred_start + (occurred_end - occurred_start) / 2
@@ -24,7 +24,7 @@ CREATE OR REPLACE FUNCTION hindsight._proximity(
     temporal_window tstzrange
 )
 RETURNS float8
-LANGUAGE sql STABLE PARALLEL SAFE  -- STABLE like timestamptz + interval in it, so the planner inlines it
+LANGUAGE sql STABLE PARALLEL SAFE  -- as timestamptz + interval is; IMMUTABLE would stop the planner inlining it
 AS $$
     -- 1 - min(|best - window_mid| / (window_length / 2), 1); 0.5 without a date;
     -- NULL without a window. A zero-length window gives 1 at its instant, else 0.
