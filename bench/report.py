@@ -1,6 +1,6 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal}.json (written by the
+Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal}.json and latency_1m.json (written by the
 benchmark scripts; a missing file leaves its part of the docs as it was) and writes
 
 * docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
@@ -58,6 +58,11 @@ def main() -> None:
         for mode, run in locomo["modes"].items():
             tables[f"locomo {mode}"] = locomo_table(run)
     if (latency := found["latency"]) is not None:
+        # a bank of a million units lives in a database of its own (latency.py --defer-index --output
+        # bench/results/latency_1m.json): its columns join the table when that file exists
+        million = RESULTS / "latency_1m.json"
+        if million.exists():
+            latency.update({k: v for k, v in json.loads(million.read_text()).items() if k.startswith("bench-latency-")})
         summary["latency"] = {k: v for k, v in latency.items() if k != "header"}
         summary["meta"]["latency"] = latency["header"]
         tables["latency"] = latency_table(latency)
@@ -118,7 +123,12 @@ def latency_table(latency: dict[str, Any]) -> str:
     """Markdown: median and p95 per measurement and bank, the ratio to bare kNN, and the phases."""
     banks = [k for k in latency if k.startswith("bench-latency-")]
     sizes = [f"{int(b.rsplit('-', 1)[1]):,}" for b in banks]
-    lines = ["| ms | " + " | ".join(f"{s} median | p95" for s in sizes) + " |", "|---|" + "---|---|" * len(banks)]
+    lines = [
+        f"Measured at {latency['header']}.",
+        "",
+        "| ms | " + " | ".join(f"{s} median | p95" for s in sizes) + " |",
+        "|---|" + "---|---|" * len(banks),
+    ]
     for row in LATENCY_ROWS:
         if all(row in latency[b]["ms"] for b in banks):
             cells = [f"{latency[b]['ms'][row]['median']:.2f} | {latency[b]['ms'][row]['p95']:.2f}" for b in banks]
@@ -171,7 +181,8 @@ def temporal_speed_table(temporal: dict[str, Any]) -> str:
 
 def providers_table(models: dict[str, Any]) -> str:
     """Markdown: median and p95 per measurement of bench/providers.py."""
-    lines = [f"On bank `{models['bank']}`; a database session that loaded MiniLM holds "
+    lines = [f"Measured at {models['header']}.", "",
+             f"On bank `{models['bank']}`; a database session that loaded MiniLM holds "
              f"{models['session_rss_mb']:.0f} MB resident.", "", "| ms | median | p95 | runs |",
              "|---|---|---|---|"]  # fmt: skip
     for name, figure in models["ms"].items():

@@ -128,3 +128,16 @@ def test_mixed_chinese_and_english(db, backend):
     assert [str(r["id"]) for r in recall(db, "mix", "approve postgresql", None, arms=["bm25"])] == [target]
     terms = db.execute("SELECT hindsight._query_terms('数据库 migrations', 'english')").fetchone()[0]
     assert sorted(terms) == ["migrat", "据库", "数据"]
+
+
+def test_exact_ties_go_by_text_not_by_unit_id(db):
+    """Units with the same terms, counts and length tie exactly under BM25 without length normalisation;
+    they are ranked by text (as the native backend does), so the order is the same in any database that
+    holds the same memories, whatever ids it gave them."""
+    bank(db, "ties")
+    words = ["zulu", "mike", "alpha", "tango", "bravo", "lima", "golf", "echo", "kilo", "delta", "romeo", "hotel"]
+    texts = [f"kiwi note {w}" for w in words]  # three lexemes each, one of them "kiwi" once
+    put(db, "ties", [(t, vec(**{f"d{i}": 1})) for i, t in enumerate(texts)])
+    rows = recall(db, "ties", "kiwi", None, arms=["bm25"], max_tokens=100000)
+    assert len({r["bm25_score"] for r in rows}) == 1
+    assert [r["text"] for r in rows] == sorted(texts)

@@ -192,3 +192,32 @@ def test_one_rule_for_a_units_date(db):
     assert spelled == ["_effective_date"]
     proximity = sorted(name for name, body in bodies.items() if "_best_date(" in body)
     assert all("_proximity(hindsight._best_date(" in bodies[n].replace("\n", " ") for n in proximity)
+
+
+def test_time_span_is_each_time_a_unit_is_about(db):
+    """hindsight._time_span (the GiST index's expression, written as one inlinable expression) equals the
+    multirange of the occurred range (or the one end there is) and the mention, for every mix of NULLs."""
+    db.execute("SET TimeZone = 'UTC'")
+    rows = db.execute(
+        """SELECT s, o_start, o_end, m, hindsight._time_span(o_start, o_end, m)::text
+           FROM (VALUES (1, NULL::timestamptz, NULL::timestamptz, NULL::timestamptz),
+                        (2, '2024-03-01', NULL, NULL), (3, NULL, '2024-03-05', NULL), (4, NULL, NULL, '2024-04-01'),
+                        (5, '2024-03-01', '2024-03-05', NULL), (6, '2024-03-01', NULL, '2024-04-01'),
+                        (7, '2024-03-01', '2024-03-05', '2024-03-03'), (8, '2024-03-01', '2024-03-05', '2024-04-01'))
+                AS v(s, o_start, o_end, m) ORDER BY s"""
+    ).fetchall()
+    spans = {s: str(span) for s, _, _, _, span in rows}
+    assert spans[1] == "{}"
+    assert spans[2] == '{["2024-03-01 00:00:00+00","2024-03-01 00:00:00+00"]}'
+    assert spans[3] == '{["2024-03-05 00:00:00+00","2024-03-05 00:00:00+00"]}'
+    assert spans[4] == '{["2024-04-01 00:00:00+00","2024-04-01 00:00:00+00"]}'
+    assert spans[5] == '{["2024-03-01 00:00:00+00","2024-03-05 00:00:00+00"]}'
+    assert (
+        spans[6]
+        == '{["2024-03-01 00:00:00+00","2024-03-01 00:00:00+00"],["2024-04-01 00:00:00+00","2024-04-01 00:00:00+00"]}'
+    )
+    assert spans[7] == spans[5]  # a mention inside the occurred range adds nothing
+    assert (
+        spans[8]
+        == '{["2024-03-01 00:00:00+00","2024-03-05 00:00:00+00"],["2024-04-01 00:00:00+00","2024-04-01 00:00:00+00"]}'
+    )
