@@ -124,39 +124,42 @@ def build_bank(
     if defer_index:
         index = conn.execute("SELECT pg_get_indexdef('hindsight.memory_units_embedding_idx'::regclass)").fetchone()[0]
         conn.execute("DROP INDEX hindsight.memory_units_embedding_idx")
-    client.delete_bank(bank)
-    # the shared HNSW index takes each unit as it comes; retain's own links off (bench/retain.py
-    # measures them), and the temporal links below
-    # keep this bank's link structure fixed across runs
-    config = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
-    conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank, json.dumps(config)))
-    rng = random.Random(size)
-    started = time.perf_counter()
-    batch = 2000
-    for offset in range(0, size, batch):
-        units = make_units(min(batch, size - offset), parts, rng)
-        items = [{"document_id": f"u{offset + i}", "timestamp": u["when"].isoformat(),
-                  "units": [{"text": u["text"], "embedding": u["embedding"], "entities": u["entities"]}]}
-                 for i, u in enumerate(units)]  # fmt: skip
-        conn.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps(items)))
-        done = offset + len(units)
-        rate = done / (time.perf_counter() - started)
-        print(f"\r  {bank}: {done:,}/{size:,} units retained ({rate:,.0f}/s)", end="", file=sys.stderr)
-    print(file=sys.stderr)
-    # temporal links: each fact to the same person's next fact, set-based
-    conn.execute(
-        """INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-           SELECT %(b)s, id, next_id, 'temporal', 0.8 FROM (
-               SELECT u.id, lead(u.id) OVER (PARTITION BY split_part(u.text, ' ', 1) ORDER BY u.mentioned_at) AS next_id
-               FROM hindsight.memory_units u WHERE u.bank_id = %(b)s) s
-           WHERE next_id IS NOT NULL""",
-        {"b": bank},
-    )
-    if index is not None:
+    try:
+        client.delete_bank(bank)
+        # the shared HNSW index takes each unit as it comes; retain's own links off (bench/retain.py
+        # measures them), and the temporal links below
+        # keep this bank's link structure fixed across runs
+        config = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
+        conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank, json.dumps(config)))
+        rng = random.Random(size)
         started = time.perf_counter()
-        conn.execute("SET maintenance_work_mem = '4GB'")
-        conn.execute(index)
-        print(f"  HNSW index built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
+        batch = 2000
+        for offset in range(0, size, batch):
+            units = make_units(min(batch, size - offset), parts, rng)
+            items = [{"document_id": f"u{offset + i}", "timestamp": u["when"].isoformat(),
+                      "units": [{"text": u["text"], "embedding": u["embedding"], "entities": u["entities"]}]}
+                     for i, u in enumerate(units)]  # fmt: skip
+            conn.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps(items)))
+            done = offset + len(units)
+            rate = done / (time.perf_counter() - started)
+            print(f"\r  {bank}: {done:,}/{size:,} units retained ({rate:,.0f}/s)", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        # temporal links: each fact to the same person's next fact, set-based
+        conn.execute(
+            """INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+               SELECT %(b)s, id, next_id, 'temporal', 0.8 FROM (
+                   SELECT u.id,
+                          lead(u.id) OVER (PARTITION BY split_part(u.text, ' ', 1) ORDER BY u.mentioned_at) AS next_id
+                   FROM hindsight.memory_units u WHERE u.bank_id = %(b)s) s
+               WHERE next_id IS NOT NULL""",
+            {"b": bank},
+        )
+    finally:  # the index comes back even when the build stops half way
+        if index is not None:
+            started = time.perf_counter()
+            conn.execute("SET maintenance_work_mem = '4GB'")
+            conn.execute(index)
+            print(f"  HNSW index built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
     analyze(conn)  # the shared HNSW index took every unit as it came
 
 
