@@ -319,7 +319,6 @@ SET search_path FROM CURRENT
 AS $$
 DECLARE
     seeds uuid[];
-    reached uuid[];
     frontier uuid[];
     hop int := 1;
     -- every unit reached, in parallel arrays: id, activation, cosine similarity to the query
@@ -347,7 +346,6 @@ BEGIN
                     (_graph_arm.config->>'graph_common_entity_share')::float8 * coalesce(max(b.unit_count), 0))
     INTO max_entity_units
     FROM hindsight._bank_counts b WHERE b.bank_id = _graph_arm.bank_id;
-    reached := seeds;
     frontier := seeds;
     WHILE hop <= (config->>'graph_max_hops')::int AND cardinality(frontier) > 0 LOOP
         -- activation = tanh(0.5 * shared entities) + semantic weight + causal weight,
@@ -362,7 +360,7 @@ BEGIN
                      decay * (tanh(0.5 * g.shared_entities) + g.semantic_weight + g.causal_weight) AS activation,
                      CASE WHEN query_embedding IS NULL THEN 0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity,
                      g.shared_entities, g.causal_weight
-              FROM hindsight._graph_expand(bank_id, frontier, reached, types, tags, tags_match, recall_budget,
+              FROM hindsight._graph_expand(bank_id, frontier, seeds || found_ids, types, tags, tags_match, recall_budget,
                                            (config->>'graph_entity_fanout')::int, max_entity_units) g
               JOIN hindsight.memory_units u ON u.bank_id = _graph_arm.bank_id AND u.id = g.unit_id) x
         WHERE x.shared_entities > 0 OR x.causal_weight > 0
@@ -370,7 +368,6 @@ BEGIN
         found_ids := found_ids || step_ids;
         found_activations := found_activations || step_activations;
         found_similarities := found_similarities || step_similarities;
-        reached := reached || step_ids;
         -- the next hop starts from this hop's best graph_seed_limit units (the step is in that order),
         -- as the first did from the seeds
         frontier := step_ids[1:(config->>'graph_seed_limit')::int];
