@@ -53,6 +53,7 @@ METHODS: dict[str, dict[str, Any]] = {
     **{f"full without {arm}": {"arms": [a for a in ARMS if a != arm]} for arm in ARMS},
     "full, budget low": {"budget": "low"},
     "full, budget high": {"budget": "high"},
+    "full, normalized passthrough": {"passthrough": "normalized"},
     "full, rank_linear passthrough": {"passthrough": "rank_linear"},
 }
 # --extra: what was tried while tuning (a bank config change for one method, restored afterwards)
@@ -209,7 +210,7 @@ def run_mode(
                     " passthrough => %(passthrough)s)",
                     {"b": bank, "q": question.text, "e": embedding, "t": last_time[bank],
                      "budget": extra.get("budget", "mid"), "arms": extra.get("arms"),
-                     "passthrough": extra.get("passthrough", "normalized")},
+                     "passthrough": extra.get("passthrough", "calibrated")},
                 ).fetchall()  # fmt: skip
                 per_question.append((question.category, metrics([r[0] for r in rows], question.evidence)))
             elapsed = time.perf_counter() - started

@@ -516,7 +516,7 @@ class Client:
         fusion: str = "rrf",
         cap_per_source: int | None = None,
         arms: Sequence[str] | None = None,
-        passthrough: str = "normalized",
+        passthrough: str = "calibrated",
         prefer_observations: bool = False,
         trace: bool = False,
     ) -> RecallResponse:
@@ -528,7 +528,7 @@ class Client:
         all | any_strict | all_strict | exact; ``temporal_window`` = (start, end)
         runs the temporal arm over that span (naive datetimes are UTC); ``arms``
         picks a subset of semantic, bm25, graph, temporal; ``fusion`` is rrf or
-        interleave; ``passthrough`` is normalized or rank_linear; ``prefer_observations``
+        interleave; ``passthrough`` is calibrated, normalized or rank_linear; ``prefer_observations``
         drops a fact that an observation among the results cites. With ``trace``,
         ``response.trace`` holds every stage's figures.
 

@@ -11,6 +11,7 @@ AS $$
         "adaptive_min": 20,
         "adaptive_max": 2000,
         "rrf_k": 60,
+        "passthrough_weights": {"rrf": 0.5, "semantic": 0.25, "bm25": 0.25, "temporal": 0.25},
         "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 0.25, "temporal": 1.0},
         "strategy_boosts": {},
         "reranker_max_candidates": 300,

@@ -15,7 +15,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall(
     fusion text DEFAULT 'rrf',
     cap_per_source int DEFAULT NULL,
     arms text[] DEFAULT NULL,
-    passthrough text DEFAULT 'normalized',
+    passthrough text DEFAULT 'calibrated',
     prefer_observations bool DEFAULT false
 )
 RETURNS SETOF hindsight.recall_result
@@ -45,7 +45,9 @@ recall_budget; budget low|mid|high = 100|300|1000, or adaptive): semantic (cosin
 vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), bm25 (Okapi BM25 over the query's words, b = 0 by default; ts_rank_cd with keyword_backend native), graph (entity,
 semantic and causal links from the semantic hits, tanh activation), temporal (units in temporal_window, then
 spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Cormack et al. 2009), or
-interleave. Score: passthrough (fused / best fused) times recency, temporal-proximity and proof boosts.
+interleave. Score: passthrough (calibrated: 0.5 fused / best + 0.25 min-max cosine + 0.25 BM25 / best, and
+0.25 temporal arm score under a window, over the weights' sum) times
+recency, temporal-proximity and proof boosts.
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
 max_tokens = 0 returns none. Filters: types (world|experience|observation), tags with tags_match
 any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true stores a JSON trace in the setting hindsight.last_trace.
@@ -69,7 +71,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     fusion text DEFAULT 'rrf',
     cap_per_source int DEFAULT NULL,
     arms text[] DEFAULT NULL,
-    passthrough text DEFAULT 'normalized',
+    passthrough text DEFAULT 'calibrated',
     include_chunks bool DEFAULT false,
     max_chunk_tokens int DEFAULT 8192,
     prefer_observations bool DEFAULT false

@@ -7,7 +7,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     budget text DEFAULT 'mid',
     max_tokens int DEFAULT 4096,
     query_timestamp timestamptz DEFAULT NULL,
-    passthrough text DEFAULT 'normalized',
+    passthrough text DEFAULT 'calibrated',
     trace bool DEFAULT false,
     prefer_observations bool DEFAULT false
 )
@@ -29,9 +29,9 @@ DECLARE
 BEGIN
     PERFORM hindsight._require_python();
     PERFORM hindsight._check_budget(cfg, budget, max_tokens);
-    IF passthrough IS NULL OR passthrough NOT IN ('normalized', 'rank_linear') THEN
+    IF passthrough IS NULL OR passthrough NOT IN ('calibrated', 'normalized', 'rank_linear') THEN
         RAISE EXCEPTION 'unknown passthrough "%"', passthrough
-            USING ERRCODE = '22023', HINT = 'Use normalized or rank_linear.';
+            USING ERRCODE = '22023', HINT = 'Use calibrated, normalized or rank_linear.';
     END IF;
     IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) <> coalesce(cardinality(candidates), 0) THEN
         RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
@@ -41,7 +41,14 @@ BEGIN
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
 
     -- Rerank score: the cross-encoder's, normalised; without one, the passthrough:
-    -- normalized = fused score / best fused score (gaps in relevance survive),
+    -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
+    --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
+    --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
+    --   BM25 / best BM25 and the temporal arm's score, over the weights' sum (a convex
+    --   combination of normalised scores, Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
+    --   Hybrid Retrieval", TOIS 2023); its top ten spread widely enough that the boosts reorder only
+    --   near-ties;
+    -- normalized = fused score / best fused score;
     -- rank_linear = the fused rank mapped linearly onto [1.0, 0.1] (the reference design).
     normalized := CASE
         WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores)
@@ -52,8 +59,17 @@ BEGIN
                  temporal_score, temporal_proximity, boost_additive, o),
                  (SELECT cardinality(candidates)::float8 AS total) n
             ORDER BY o)
-        ELSE ARRAY(
+        WHEN passthrough = 'normalized' THEN ARRAY(
             SELECT c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
+            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
+                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+                 temporal_score, temporal_proximity, boost_additive, o)
+            ORDER BY o)
+        ELSE ARRAY(
+            SELECT hindsight._calibrated(c.rrf_score, max(c.rrf_score) OVER (), c.semantic_score,
+                                         min(c.semantic_score) OVER (), max(c.semantic_score) OVER (), c.bm25_score,
+                                         max(c.bm25_score) OVER (), c.temporal_score, c.temporal_proximity IS NOT NULL,
+                                         cfg->'passthrough_weights')
             FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
                  semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
                  temporal_score, temporal_proximity, boost_additive, o)
@@ -159,8 +175,10 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool) IS
 $$Second half of hindsight.recall. rerank_scores: raw cross-encoder scores, one per candidate in order
-(kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: normalized = fused score /
-best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
+(kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: calibrated (the default) =
+hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max cosine, BM25 /
+best and, under a time window, the temporal arm's score; weights passthrough_weights), normalized = fused score / best fused score, or rank_linear = fused rank
+mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
 (linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now(); its boost is 1 when a time window is
 in force, since the question then names its period), proximity to the query window (0.5

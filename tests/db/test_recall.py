@@ -45,7 +45,7 @@ def test_rrf_of_ranks_one_and_five(db):
 def test_scores_are_rrf_over_the_best_rrf(db):
     bank(db, "b")
     put(db, "b", [("Plain one.", vec(d0=1)), ("Plain two.", vec(d0=1, d1=1)), ("Plain three.", vec(d1=1))])
-    rows = recall(db, "b", "zzzz", vec(d0=1))  # no keyword matches: semantic ranks only
+    rows = recall(db, "b", "zzzz", vec(d0=1), passthrough="normalized")  # no keyword matches: semantic ranks only
     assert [r["text"] for r in rows] == ["Plain one.", "Plain two.", "Plain three."]
     assert [r["semantic_rank"] for r in rows] == [1, 2, 3]
     assert [r["bm25_rank"] for r in rows] == [None, None, None]
@@ -60,6 +60,25 @@ def test_scores_are_rrf_over_the_best_rrf(db):
     assert [(r["temporal_proximity"], r["proof"]) for r in rows] == [(None, 0.5)] * 3
     assert [round(r["score"], 6) for r in rows] == [1.1, 1.082258, 1.065079]
     assert [r["rank"] for r in rows] == [1, 2, 3]
+
+
+def test_calibrated_passthrough_combines_normalised_arm_scores(db):
+    bank(db, "b")
+    put(db, "b", [("Plain one.", vec(d0=1)), ("Plain two.", vec(d0=1, d1=1)), ("Plain three.", vec(d1=1)),
+                  ("A kiwi note.", vec(d1=1, d2=1))])  # fmt: skip
+    rows = {r["text"]: r for r in recall(db, "b", "kiwi", vec(d0=1))}  # the default passthrough
+    # semantic cosines 1, 0.707, 0, 0 -> min-max 1, 0.707, 0, 0; only the kiwi note has a BM25 score (-> 1);
+    # rrf: semantic ranks 1..4 (ties by id) plus bm25 #1 for the note; no window: the temporal weight is out
+    best = max(r["rrf_score"] for r in rows.values())
+    for text, cosine_part, bm25_part in [("Plain one.", 1.0, 0.0), ("Plain two.", 0.707107, 0.0),
+                                         ("Plain three.", 0.0, 0.0), ("A kiwi note.", 0.0, 1.0)]:  # fmt: skip
+        r = rows[text]
+        expected = (0.5 * r["rrf_score"] / best + 0.25 * cosine_part + 0.25 * bm25_part) / 1.0
+        assert r["rerank_score"] == pytest.approx(expected, abs=1e-5), text
+    # the kiwi note: 0.5 * 1 (best rrf: semantic #3 or #4 plus bm25 #1) + 0.25 = 0.75; Plain one: 0.5 * (1/61) /
+    # best + 0.25, so the keyword match wins, and by a margin the +-10 % recency boost cannot undo
+    assert rows["A kiwi note."]["rank"] == 1
+    assert rows["A kiwi note."]["rerank_score"] == pytest.approx(0.75, abs=1e-9)
 
 
 def test_consensus_of_two_arms_beats_one_arm_alone(db):

@@ -29,7 +29,7 @@ FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations"
 DEFAULTS: dict[str, Any] = {
     "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
     "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
-    "passthrough": "normalized", "prefer_observations": False,
+    "passthrough": "calibrated", "prefer_observations": False,
 }  # fmt: skip
 
 
