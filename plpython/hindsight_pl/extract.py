@@ -406,8 +406,11 @@ def _number_before(sentence: str, tokens: list[tuple[str, int]], start: int) -> 
 
 
 def _plain(word: str) -> str:
-    """A word for the stop list: lower case, straight apostrophe, no plural -s ("Saturdays")."""
+    """A word for the stop list: lower case, straight apostrophe, no plural -s ("Saturdays") and no
+    contracted 's ("She's", "What's")."""
     lower = word.lower().replace("’", "'")
+    if lower.endswith("'s") and lower[:-2] in _NOT_NAMES:
+        return lower[:-2]
     return lower[:-1] if lower.endswith("s") and lower[:-1] in _NOT_NAMES and len(lower) > 3 else lower
 
 

@@ -90,6 +90,9 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         ("I paid Ana 50 dollars.", (), ["Ana"]),
         ("I gave Bo 3 apples.", (), ["Bo"]),
         ("Call 911 now.", (), []),
+        # a contracted pronoun or question word opening a sentence is no name
+        ("Lena joined Brightwater Health. She's working on Juniper.", (), ["Lena", "Brightwater Health", "Juniper"]),
+        ("What's everyone up to? That's Tom's bike.", (), ["Tom"]),
     ],
 )
 def test_find_names(passage, known, names):

@@ -561,6 +561,8 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
         elif word in ("semana", "semaine") and i >= 2 and tokens[i - 2][0] == "fin" and tokens[i - 1][0] == "de":
             unit, first, start = "weekend", i - 2, tokens[i - 2][1]
         near = _modifier(tokens, first, i)
+        if near is None and word in _PLURAL_UNITS:
+            continue  # "after years in hospital admin": a bare plural names no period
         which, lo, hi = near or ("this", start, end)
         span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
         weak = near is None

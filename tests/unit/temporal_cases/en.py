@@ -613,6 +613,8 @@ CASES = [
     Case("names and non-dates", "May I ask what the budget for the offsite was?", None, None),
     Case("names and non-dates", "June said she'd send the slides, did she?", None, None),
     Case("names and non-dates", "Did April call?", None, None),
+    Case("names and non-dates", "Who got a software job after years in hospital admin?", None, None),
+    Case("names and non-dates", "What have I learned over the years?", None, None),
     Case("names and non-dates", "Summarize the March on Washington for me", None, None),
     Case("names and non-dates", "What caused the fall of Rome, according to my notes?", None, None),
     Case("names and non-dates", "Which floor is room 2019 on?", None, None),
