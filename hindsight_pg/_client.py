@@ -24,7 +24,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import errors
+from hindsight_pl import errors, providers
 from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
@@ -35,7 +35,14 @@ from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 
 from ._database import PsycopgDatabase
-from ._errors import ExtensionError, HindsightError, InvalidInputError, from_database, from_pipeline
+from ._errors import (
+    EmbeddingModelError,
+    ExtensionError,
+    HindsightError,
+    InvalidInputError,
+    from_database,
+    from_pipeline,
+)
 from ._server import EmbeddedServer
 from ._types import (
     Bank,
@@ -64,9 +71,11 @@ def connect(
 
     ``dsn`` is a libpq connection string or URI; without it, ``$HINDSIGHT_PG_DSN``;
     without that, the embedded server (started if needed, see
-    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to all-MiniLM-L6-v2 in
-    this process; ``extractor`` (if given) replaces each bank's configured fact
-    extractor; ``reranker`` (e.g. :class:`LocalReranker`) scores recall candidates in
+    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to each bank's own
+    provider run in this process (its ``embedding_model``); an embedder given here must
+    make the vectors of every bank it is used with (its ``model`` names the model;
+    :class:`EmbeddingModelError` otherwise). ``extractor`` (if given) replaces each bank's
+    configured fact extractor; ``reranker`` (e.g. :class:`LocalReranker`) scores recall candidates in
     this process instead of the bank's in-database cross-encoder (docs/providers.md).
 
     Raises :class:`ServerError` when the embedded server cannot start,
@@ -175,11 +184,116 @@ class Client:
         reranker: Reranker | None = None,
     ) -> None:
         self.conn = conn
+        # the embedder the caller chose, else each bank's own provider (embedder_for)
         self.embedder: Embedder = embedder or LocalEmbedder()
+        self._own_embedder = embedder is not None
+        self._providers: dict[str, Any] = {}
         self.extractor = extractor
         self.reranker = reranker
         self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
         self.retries = 0  # transactions run again after a deadlock or serialization failure (docs/reliability.md)
+
+    def embedder_for(self, bank_id: str) -> Embedder:
+        """The embedder that makes ``bank_id``'s vectors: the one given to :func:`connect` after checking that
+        its ``model`` is the bank's ``embedding_model``, else the bank's provider (``hindsight.provider_config``)
+        made once per client. Raises :class:`BankNotFoundError` for an unknown bank and
+        :class:`EmbeddingModelError` when the embedder, or the bank's provider, makes another model's vectors."""
+        with _errors():
+            provider, model = self.conn.execute(
+                "SELECT hindsight.provider_config(%(b)s, 'embedding'),"
+                " hindsight.bank_config(%(b)s)->>'embedding_model'", {"b": bank_id},
+            ).fetchone()  # type: ignore[misc]  # fmt: skip
+        if not self._own_embedder:
+            embedder: Embedder = providers.cached(self._providers, "embedding", provider)
+            return embedder
+        given = getattr(self.embedder, "model", None)
+        if given is not None and given != model:
+            raise EmbeddingModelError(
+                f"bank {bank_id!r} holds vectors made with {model}; this client's embedder makes {given}",
+                hint=f"Connect without embedder= (the bank's own model is used), or re-make the bank's vectors: "
+                f"hindsight-pg reembed {bank_id} --model {given}.",
+            )
+        return self.embedder
+
+    def reembed(
+        self,
+        bank_id: str,
+        model: str,
+        *,
+        embedder: Embedder | None = None,
+        batch_size: int = 64,
+        progress: Callable[[int, int], None] | None = None,
+    ) -> int:
+        """Re-make every vector of ``bank_id`` with ``model`` and record it as the bank's ``embedding_model``.
+
+        Resumable: each batch of ``batch_size`` memory units is committed beside the vectors in use
+        (``hindsight.reembed_store``), so a run that stops goes on where it was when called again with the
+        same model; until the end the bank answers with its old model. The end (``hindsight.reembed_finish``)
+        swaps every vector in, re-embeds the mental models and records the model, in one transaction.
+        ``embedder`` makes the new vectors (default: the database-wide provider when it gives ``model``, e.g.
+        a model server whose config names it, else the local ``model``, e.g. ``multilingual-e5-small``);
+        ``progress(done, total)`` follows each batch. Returns the number of units re-embedded (0 when the bank
+        already uses ``model``). Semantic links keep the weights the old model gave them.
+
+        Raises :class:`BankNotFoundError` for an unknown bank, :class:`InvalidInputError` for a blank model,
+        a batch size below 1 or an embedder of another model, and :class:`ProviderError` when the model
+        cannot be loaded.
+        """
+        if batch_size < 1:
+            raise InvalidInputError(f"batch_size must be at least 1, got {batch_size}")
+        if not isinstance(model, str) or not model.strip():
+            raise InvalidInputError("model must name an embedding model", hint="e.g. multilingual-e5-small")
+        if embedder is None:
+            # the database-wide provider when it gives that model (a model server), else the local model
+            with _errors():
+                setting, name = self.conn.execute(
+                    "SELECT p, hindsight._embedding_identity(p) FROM hindsight.provider_config(NULL, 'embedding') p"
+                ).fetchone()  # type: ignore[misc]
+            embedder = providers.embedder(setting if name == model else {"kind": "local", "model": model})
+        target = embedder
+        if getattr(target, "model", model) != model:
+            raise InvalidInputError(f"the embedder makes {target.model} vectors, not {model}")  # type: ignore[attr-defined]
+        with _errors():
+            current = self.conn.execute("SELECT hindsight.bank_config(%s)->>'embedding_model'", (bank_id,)).fetchone()
+            remaining = self.conn.execute("SELECT hindsight.reembed_begin(%s, %s)", (bank_id, model)).fetchone()
+        if current is not None and current[0] == model:
+            return 0
+        total = int(remaining[0]) if remaining else 0
+        done = 0
+        for attempt in range(5):
+            while True:  # batch by batch, each committed
+                with _errors():
+                    rows = self.conn.execute(
+                        "SELECT id, text FROM hindsight.memory_units WHERE bank_id = %s AND embedding_next IS NULL"
+                        " ORDER BY id LIMIT %s", (bank_id, batch_size),
+                    ).fetchall()  # fmt: skip
+                    if not rows:
+                        break
+                    vectors = target.embed([text for _, text in rows], kind="passage")
+                    self.conn.execute(
+                        "SELECT hindsight.reembed_store(%s, %s, %s::vector[])",
+                        (bank_id, [unit for unit, _ in rows], [recalling.vector_text(v) for v in vectors]),
+                    )
+                done += len(rows)
+                if progress is not None:
+                    progress(done, max(total, done))
+            try:
+                with _errors(), self.conn.transaction():
+                    models = self.conn.execute(
+                        "SELECT id, content FROM hindsight.mental_models WHERE bank_id = %s AND embedding IS NOT NULL"
+                        " ORDER BY id", (bank_id,),
+                    ).fetchall()  # fmt: skip
+                    vectors = target.embed([content or "" for _, content in models], kind="passage") if models else []
+                    row = self.conn.execute(
+                        "SELECT hindsight.reembed_finish(%s, %s, %s::vector[])",
+                        (bank_id, [m for m, _ in models], [recalling.vector_text(v) for v in vectors]),
+                    ).fetchone()  # fmt: skip
+                return int(row[0]) if row else 0
+            except HindsightError as exc:
+                # units retained since the last batch have no new vector yet: embed them and finish again
+                if exc.sqlstate != "55000" or "have no" not in str(exc) or attempt == 4:
+                    raise
+        raise AssertionError("unreachable")
 
     def close(self) -> None:
         """Close the connection."""
@@ -321,9 +435,11 @@ class Client:
         with _errors(), self.conn.transaction():
             if isinstance(self.extractor, LLMExtractor):
                 self.extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
+            if create_bank:  # first, so that its embedding model is known
+                self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
             stored = retaining.retain(
-                PsycopgDatabase(self.conn), bank_id, prepared, embedder=self.embedder, llm_for=self._llm,
-                extractor=self.extractor, create_bank=create_bank, progress=progress,
+                PsycopgDatabase(self.conn), bank_id, prepared, embedder=self.embedder_for(bank_id),
+                llm_for=self._llm, extractor=self.extractor, progress=progress,
             )  # fmt: skip
         document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
         unit_ids = [UUID(r["unit_id"]) for r in stored.rows if r["unit_id"] is not None]
@@ -419,7 +535,7 @@ class Client:
             return reflecting.reflect(
                 PsycopgDatabase(self.conn), bank_id, query, llm_for=self._llm, budget=budget, max_tokens=max_tokens,
                 tags=_names(tags, "tags"), tags_match=tags_match, response_schema=response_schema,
-                query_timestamp=_utc(query_timestamp, "query_timestamp"), embedder=self.embedder,
+                query_timestamp=_utc(query_timestamp, "query_timestamp"), embedder=self.embedder_for(bank_id),
                 reranker=self.reranker,
             )  # fmt: skip
 
@@ -451,7 +567,7 @@ class Client:
         ``history``. Raises as :meth:`get_mental_model` and :meth:`reflect` do."""
         with _errors():
             reflecting.refresh_mental_model(PsycopgDatabase(self.conn), bank_id, name, reflect_with=functools.partial(
-                self.reflect, bank_id), embedder=self.embedder)  # fmt: skip
+                self.reflect, bank_id), embedder=self.embedder_for(bank_id))  # fmt: skip
         return self.get_mental_model(bank_id, name)
 
     def get_mental_model(self, bank_id: str, name: str) -> MentalModel:
@@ -546,7 +662,7 @@ class Client:
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
         }  # fmt: skip
         with _errors():
-            found = recalling.recall(PsycopgDatabase(self.conn), bank_id, query, embedder=self.embedder,
+            found = recalling.recall(PsycopgDatabase(self.conn), bank_id, query, embedder=self.embedder_for(bank_id),
                                      reranker=self.reranker, **arguments)  # fmt: skip
         return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
 

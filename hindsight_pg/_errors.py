@@ -9,6 +9,7 @@ SQLSTATE   exception
 HS404      :class:`BankNotFoundError`
 22xxx      :class:`InvalidInputError`
 23505      :class:`BankExistsError` (from ``create_bank``)
+HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)
 (none)     :class:`ConnectionLostError` (the connection broke: server stopped, backend terminated)
@@ -55,6 +56,12 @@ class InvalidInputError(HindsightError, ValueError):
 
 class ServerError(HindsightError):
     """The embedded PostgreSQL server could not be initialised, started or stopped."""
+
+
+class EmbeddingModelError(HindsightError):
+    """The bank's vectors are made with another model than the embedder at hand (a query embedded with it would
+    be compared with vectors of another space). The message names both; ``hindsight-pg reembed`` moves a bank to
+    another model."""
 
 
 class ExtractionError(HindsightError, errors.LLMError):
@@ -112,6 +119,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = BankExistsError
     elif sqlstate.startswith("22"):
         cls = InvalidInputError
+    elif sqlstate == "HS409":
+        cls = EmbeddingModelError
     elif sqlstate == "HS502":
         cls = ProviderError
     elif sqlstate == "HS503":

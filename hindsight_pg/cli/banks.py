@@ -55,3 +55,30 @@ def config(
             client.configure_bank(bank, changes)
         shown = client.get_bank(bank).config
     render.out.print_json(json.dumps(shown))
+
+
+@app.command(short_help="Re-make a bank's vectors with another embedding model.")
+def reembed(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    model: Annotated[
+        str, typer.Option(help="The model to move to: all-MiniLM-L6-v2, multilingual-e5-small, or a path.")
+    ],
+    batch_size: Annotated[int, typer.Option(min=1, help="Memory units embedded and committed at a time.")] = 64,
+    dsn: Dsn = None,
+) -> None:
+    """Re-embed every memory unit and mental model of BANK with MODEL and record MODEL as the bank's
+    embedding_model (docs/providers.md). Resumable: run it again after a stop and it goes on where it
+    was; until it ends, the bank answers with its old model. e.g.
+    `hindsight-pg reembed ana --model multilingual-e5-small`."""
+    with open_client(dsn) as client:
+        before = client.get_bank(bank).config.get("embedding_model")
+        with render.progress() as bar:
+            task = bar.add_task(f"reembed {bank}", total=None)
+            count = client.reembed(
+                bank, model, batch_size=batch_size,
+                progress=lambda done, total: bar.update(task, completed=done, total=total),
+            )  # fmt: skip
+    if count == 0 and before == model:
+        render.out.print(f"bank {bank!r} already uses {model}: nothing to do")
+    else:
+        render.out.print(f"bank {bank!r}: {count} memory units re-embedded, {before} -> {model}")

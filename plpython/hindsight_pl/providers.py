@@ -45,7 +45,12 @@ KINDS = ("query", "passage")
 
 
 class Embedder(Protocol):
-    """Turns texts into unit-length float32 vectors of ``dimensions`` numbers."""
+    """Turns texts into unit-length float32 vectors of ``dimensions`` numbers.
+
+    An embedder may name its model in a ``model`` attribute (the providers here do: the local model's
+    name, or an http provider's configured model, else its URL); the driver then refuses to use it for
+    a bank whose vectors another model made (``embedding_model`` in the bank's config).
+    """
 
     dimensions: int
 
@@ -238,9 +243,10 @@ class HTTPEmbedder(_HTTP):
 
     dimensions = DIMENSIONS
 
-    def __init__(self, url: str, *, prompt_names: bool = False, **kwargs: Any):
+    def __init__(self, url: str, *, prompt_names: bool = False, model: str | None = None, **kwargs: Any):
         super().__init__(url, **kwargs)
         self.prompt_names = prompt_names
+        self.model = model or self.url  # as hindsight._embedding_identity names it
 
     def embed(self, texts: Sequence[str], kind: str = "passage") -> Any:
         np = _numpy()
@@ -310,7 +316,7 @@ def embedder(config: Mapping[str, Any] | None = None) -> Embedder:
     if config["kind"] == "http":
         return HTTPEmbedder(
             config["url"], timeout=float(config.get("timeout", 30)), retries=int(config.get("retries", 3)),
-            prompt_names=bool(config.get("prompt_names", False)),
+            prompt_names=bool(config.get("prompt_names", False)), model=config.get("model") or None,
         )  # fmt: skip
     return LocalEmbedder(str(config.get("model") or MINILM))
 

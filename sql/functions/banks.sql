@@ -41,6 +41,7 @@ AS $$
         "temporal_alpha": 0.2,
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
+        "embedding_model": "all-MiniLM-L6-v2",
         "text_search_config": "english",
         "keyword_backend": "bm25",
         "bm25_k1": 1.2,
@@ -186,6 +187,10 @@ BEGIN
         RAISE EXCEPTION 'keyword_backend pg_search needs the pg_search extension and its index'
             USING ERRCODE = '0A000', HINT = 'Run SELECT hindsight.enable_pg_search(); (docs/scale-out.md).';
     END IF;
+    IF config ? 'embedding_model' AND btrim(config->>'embedding_model') = '' THEN
+        RAISE EXCEPTION 'embedding_model must name a model, got ""' USING ERRCODE = '22023',
+            HINT = 'all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path (docs/providers.md).';
+    END IF;
     IF config->>'extractor' NOT IN ('offline', 'verbatim', 'llm') THEN
         RAISE EXCEPTION 'extractor must be offline, verbatim or llm, got "%"', config->>'extractor'
             USING ERRCODE = '22023', HINT = 'llm also needs llm_base_url and llm_model (docs/retain.md).';
@@ -260,8 +265,12 @@ BEGIN
         RAISE EXCEPTION 'bank_id must be a non-blank string of at most 200 characters'
             USING ERRCODE = '22023';
     END IF;
+    -- the bank records the model its vectors are made with: the one its embedding provider gives
     INSERT INTO hindsight.banks AS b (bank_id, name, config)
-    VALUES (create_bank.bank_id, create_bank.name, hindsight._check_config(create_bank.config))
+    SELECT create_bank.bank_id, create_bank.name,
+           jsonb_build_object('embedding_model', hindsight._embedding_identity(
+               coalesce(c.checked->'embedding_provider', hindsight._setting('embedding_provider')))) || c.checked
+    FROM (SELECT hindsight._check_config(create_bank.config) AS checked) c
     ON CONFLICT ON CONSTRAINT banks_pkey DO NOTHING;
     IF NOT FOUND AND NOT if_not_exists THEN
         RAISE EXCEPTION 'bank "%" already exists', bank_id
@@ -272,7 +281,9 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.create_bank(text, text, jsonb, bool) IS
     'Creates a memory bank and returns its id. config (a JSON object) overrides hindsight._default_config(); '
-    'raises 23505 when the bank exists unless if_not_exists, 22023 on a bad id or config.';
+    'the bank''s config records embedding_model, the model of its vectors (given, else the one its embedding '
+    'provider gives: hindsight._embedding_identity). Raises 23505 when the bank exists unless if_not_exists, '
+    '22023 on a bad id or config.';
 
 CREATE OR REPLACE FUNCTION hindsight.configure_bank(bank_id text, config jsonb)
 RETURNS jsonb
@@ -289,6 +300,17 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'e.g. {"llm_base_url": "http://localhost:11434/v1", "llm_model": "llama3.1:8b"}';
     END IF;
     SELECT b.config INTO own FROM hindsight.banks b WHERE b.bank_id = configure_bank.bank_id;
+    -- the vectors are made with embedding_model: another model for a bank that holds some needs them re-made
+    IF config ? 'embedding_model'
+       AND (config->>'embedding_model') IS DISTINCT FROM hindsight._merge_config(own)->>'embedding_model'
+       AND (EXISTS (SELECT FROM hindsight.memory_units u WHERE u.bank_id = configure_bank.bank_id)
+            OR EXISTS (SELECT FROM hindsight.mental_models m WHERE m.bank_id = configure_bank.bank_id
+                                                               AND m.embedding IS NOT NULL)) THEN
+        RAISE EXCEPTION 'bank "%" holds vectors made with %; they must be re-made with %', bank_id,
+            hindsight._merge_config(own)->>'embedding_model', coalesce(config->>'embedding_model', 'the default')
+            USING ERRCODE = 'HS409', HINT = format('Run: hindsight-pg reembed %s --model %s (docs/providers.md).',
+                                                   bank_id, coalesce(config->>'embedding_model', 'MODEL'));
+    END IF;
     -- keys given as null go back to their defaults
     own := (own || config) - ARRAY(SELECT c.key FROM jsonb_each(config) c WHERE c.value = 'null'::jsonb);
     UPDATE hindsight.banks b SET config = own  -- validated by the trigger banks_config_checked
@@ -304,7 +326,8 @@ COMMENT ON FUNCTION hindsight.configure_bank(text, jsonb) IS
     'Changes an existing bank''s config: the keys of config (a JSON object) replace the bank''s own, a key given '
     'as null goes back to its default; validated like create_bank''s (provider keys only when they change: '
     'superusers only). Returns the effective config '
-    '(hindsight.bank_config). Errors: HS404 unknown bank, 22023 a bad key or value, 42501 not an admin of the bank.';
+    '(hindsight.bank_config). Errors: HS404 unknown bank, 22023 a bad key or value, 42501 not an admin of the bank, '
+    'HS409 a new embedding_model for a bank that holds vectors (hindsight-pg reembed changes it).';
 
 CREATE OR REPLACE FUNCTION hindsight.delete_bank(bank_id text)
 RETURNS bool

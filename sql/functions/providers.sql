@@ -80,11 +80,26 @@ $$;
 COMMENT ON FUNCTION hindsight._setting(text) IS
     'A database-wide setting: its row in hindsight.settings, else the built-in default.';
 
+CREATE OR REPLACE FUNCTION hindsight._embedding_identity(provider jsonb)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT CASE provider->>'kind'
+        WHEN 'http' THEN coalesce(nullif(provider->>'model', ''), rtrim(provider->>'url', '/'))
+        ELSE coalesce(nullif(provider->>'model', ''), 'all-MiniLM-L6-v2') END
+$$;
+COMMENT ON FUNCTION hindsight._embedding_identity(jsonb) IS
+    'The name of the model an embedding provider config gives, as a bank''s embedding_model records it: local: its '
+    'model (default all-MiniLM-L6-v2); http: its "model" when given, else its url (without a trailing /).';
+
 CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $$
+DECLARE
+    cfg jsonb;
+    provider jsonb;
 BEGIN
     IF what IS NULL OR what NOT IN ('embedding', 'reranker') THEN
         RAISE EXCEPTION 'what must be embedding or reranker, got "%"', what USING ERRCODE = '22023';
@@ -92,13 +107,31 @@ BEGIN
     IF bank_id IS NULL THEN
         RETURN hindsight._setting(what || '_provider');
     END IF;
-    RETURN coalesce(hindsight.bank_config(bank_id)->(what || '_provider'), hindsight._setting(what || '_provider'));
+    cfg := hindsight.bank_config(bank_id);
+    provider := coalesce(cfg->(what || '_provider'), hindsight._setting(what || '_provider'));
+    IF what = 'embedding' THEN
+        -- a bank without a provider of its own runs the database-wide local one with its own model
+        IF NOT cfg ? 'embedding_provider' AND provider->>'kind' = 'local' THEN
+            provider := provider || jsonb_build_object('model', cfg->>'embedding_model');
+        END IF;
+        IF hindsight._embedding_identity(provider) <> cfg->>'embedding_model' THEN
+            RAISE EXCEPTION 'bank "%" holds vectors made with %, but its embedding provider gives %', bank_id,
+                cfg->>'embedding_model', hindsight._embedding_identity(provider)
+                USING ERRCODE = 'HS409',
+                      HINT = format('Name the model an http provider runs in its config ("model"), restore the '
+                                    'provider, or re-make the vectors with it: hindsight-pg reembed %s --model %s '
+                                    '(docs/providers.md).', bank_id, hindsight._embedding_identity(provider));
+        END IF;
+    END IF;
+    RETURN provider;
 END
 $$;
 COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'The provider config a bank uses for what = embedding or reranker: the bank''s config key '
     'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
-    'all-MiniLM-L6-v2; no reranker). bank_id NULL gives the database-wide one. HS404 unknown bank.';
+    'all-MiniLM-L6-v2; no reranker); a local embedding provider that is not the bank''s own runs the bank''s '
+    'embedding_model. bank_id NULL gives the database-wide one. Errors: HS404 unknown bank; HS409 when the '
+    'embedding provider gives another model than the bank''s vectors are made with (embedding_model).';
 
 CREATE OR REPLACE FUNCTION hindsight._embed(bank_id text, texts text[], kind text)
 RETURNS vector[]

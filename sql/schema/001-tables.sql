@@ -7,12 +7,14 @@ CREATE TABLE hindsight.banks (
     name       text,
     config     jsonb NOT NULL DEFAULT '{}'::jsonb CHECK (jsonb_typeof(config) = 'object'),
     created_by name NOT NULL DEFAULT current_user,
-    created_at timestamptz NOT NULL DEFAULT now()
+    created_at timestamptz NOT NULL DEFAULT now(),
+    reembed_model text  -- the model a re-embedding in progress moves to (hindsight.reembed_begin), else NULL
 );
 CREATE INDEX banks_created_by_idx ON hindsight.banks (created_by);
 COMMENT ON TABLE hindsight.banks IS
-    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config(); '
-    'created_by (the creating role) is the bank''s first admin (see bank_members).';
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config() and records '
+    'the embedding_model of its vectors; created_by (the creating role) is the bank''s first admin (see '
+    'bank_members); reembed_model: the model a re-embedding in progress moves to.';
 
 CREATE TABLE hindsight.documents (
     bank_id       text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -62,13 +64,16 @@ CREATE TABLE hindsight.memory_units (
     search_vector  tsvector NOT NULL,
     created_at     timestamptz NOT NULL DEFAULT now(),
     consolidated_at timestamptz,  -- when hindsight.consolidate processed this fact (NULL: not yet)
+    embedding_next vector(384),   -- a re-embedding in progress: the vector of the bank's next model
     PRIMARY KEY (bank_id, id),
     FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
     FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE,
     CHECK (occurred_start IS NULL OR occurred_end IS NULL OR occurred_end >= occurred_start)
 );
 COMMENT ON TABLE hindsight.memory_units IS
-    'Memory units (facts). embedding: unit-length 384-dim vector; token_count: cl100k_base tokens of text.';
+    'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '
+    'its vector of the model a re-embedding moves to (hindsight.reembed_begin), NULL otherwise; token_count: '
+    'cl100k_base tokens of text.';
 
 CREATE TABLE hindsight.entities (
     bank_id        text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,

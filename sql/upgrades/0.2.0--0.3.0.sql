@@ -131,3 +131,30 @@ DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], te
                                int, text[], text, bool);
 DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool,
                                       bool);
+
+-- Each bank records the model its vectors are made with (config.embedding_model), and a
+-- re-embedding keeps the next model's vectors beside the ones in use until it swaps them in.
+-- A bank from 0.2.0 was embedded by the provider in force: its own, the database-wide setting,
+-- else local all-MiniLM-L6-v2 (the rule of hindsight._embedding_identity, spelled out: this
+-- runs before the new functions exist). The config trigger of 0.2.0 does not know the new key.
+ALTER TABLE hindsight.memory_units ADD COLUMN embedding_next vector(384);
+ALTER TABLE hindsight.banks ADD COLUMN reembed_model text;
+ALTER TABLE hindsight.banks DISABLE TRIGGER banks_config_checked;
+UPDATE hindsight.banks b
+SET config = jsonb_build_object('embedding_model', CASE p.provider->>'kind'
+        WHEN 'http' THEN coalesce(nullif(p.provider->>'model', ''), rtrim(p.provider->>'url', '/'))
+        ELSE coalesce(nullif(p.provider->>'model', ''), 'all-MiniLM-L6-v2') END) || b.config
+FROM (SELECT x.bank_id, coalesce(x.config->'embedding_provider',
+                                 (SELECT s.value FROM hindsight.settings s WHERE s.name = 'embedding_provider'),
+                                 '{"kind": "local"}'::jsonb) AS provider
+      FROM hindsight.banks x) p
+WHERE p.bank_id = b.bank_id AND NOT b.config ? 'embedding_model';
+ALTER TABLE hindsight.banks ENABLE TRIGGER banks_config_checked;
+COMMENT ON TABLE hindsight.banks IS
+    'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config() and records '
+    'the embedding_model of its vectors; created_by (the creating role) is the bank''s first admin (see '
+    'bank_members); reembed_model: the model a re-embedding in progress moves to.';
+COMMENT ON TABLE hindsight.memory_units IS
+    'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '
+    'its vector of the model a re-embedding moves to (hindsight.reembed_begin), NULL otherwise; token_count: '
+    'cl100k_base tokens of text.';

@@ -1,0 +1,152 @@
+"""Each bank records the model of its vectors; hindsight-pg reembed moves it to another, resumably."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import psycopg
+import pytest
+
+from hindsight_pg import Client, EmbeddingModelError
+from hindsight_pl.providers import E5, MINILM, LocalEmbedder
+
+FACTS = [
+    "Ana adopted a grey cat named Pixel.",
+    "Ben rides his red bicycle to work every day.",
+    "Chloe is learning to play the cello.",
+    "Dev moved to Lisbon in the spring.",
+    "Eve bakes sourdough bread on Sundays.",
+    "Farid runs the data platform team.",
+    "Gia is allergic to peanuts.",
+    "Hugo collects vintage film cameras.",
+    "Ines speaks Portuguese and Japanese.",
+    "Jon is training for a marathon in October.",
+]
+
+
+def model_of(db, bank):
+    return db.execute("SELECT config->>'embedding_model', reembed_model FROM hindsight.banks WHERE bank_id = %s",
+                      (bank,)).fetchone()  # fmt: skip
+
+
+def vectors(db, bank):
+    rows = db.execute(
+        "SELECT text, embedding, embedding_next FROM hindsight.memory_units WHERE bank_id = %s ORDER BY text", (bank,)
+    ).fetchall()
+    return {text: (v.to_numpy(), None if n is None else n.to_numpy()) for text, v, n in rows}
+
+
+def test_a_bank_records_the_model_its_provider_gives(db):
+    db.execute("SELECT hindsight.create_bank('plain')")
+    db.execute("""SELECT hindsight.create_bank('e5', config => '{"embedding_model": "multilingual-e5-small"}')""")
+    db.execute("""SELECT hindsight.set_setting('embedding_provider',
+                  '{"kind": "http", "url": "http://127.0.0.1:8081/", "model": "bge-small"}')""")  # fmt: skip
+    db.execute("SELECT hindsight.create_bank('served')")
+    db.execute(
+        """SELECT hindsight.set_setting('embedding_provider', '{"kind": "http", "url": "http://127.0.0.1:8081/"}')"""
+    )
+    db.execute("SELECT hindsight.create_bank('unnamed')")
+    assert [model_of(db, b)[0] for b in ("plain", "e5", "served", "unnamed")] == [
+        MINILM, E5, "bge-small", "http://127.0.0.1:8081"]  # fmt: skip
+    db.execute("SELECT hindsight.set_setting('embedding_provider', NULL)")
+    # a bank without a provider of its own runs the database-wide local provider with its own model
+    assert json.loads(json.dumps(db.execute("SELECT hindsight.provider_config('e5', 'embedding')").fetchone()[0])) == {
+        "kind": "local", "model": E5}  # fmt: skip
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="embedding_model must name a model"):
+        db.execute("""SELECT hindsight.create_bank('blank', config => '{"embedding_model": " "}')""")
+
+
+def test_a_new_model_for_a_bank_that_holds_vectors_is_refused(client, db):
+    client.create_bank("empty")
+    assert client.configure_bank("empty", {"embedding_model": E5}).config["embedding_model"] == E5  # no vectors yet
+    client.configure_bank("empty", {"embedding_model": MINILM})
+    client.retain("b", FACTS[0], create_bank=True)
+    with pytest.raises(EmbeddingModelError) as caught:
+        client.configure_bank("b", {"embedding_model": E5})
+    assert caught.value.sqlstate == "HS409"
+    assert str(caught.value).startswith(f'bank "b" holds vectors made with {MINILM}; they must be re-made with {E5}')
+    assert "hindsight-pg reembed b --model multilingual-e5-small" in caught.value.hint
+    assert model_of(db, "b") == (MINILM, None)
+
+
+def test_reembed_stops_and_resumes_then_swaps_every_vector_in(client, db):
+    client.retain_batch("b", [{"content": f} for f in FACTS], create_bank=True)
+    before = vectors(db, "b")
+    seen: list[tuple[int, int]] = []
+
+    def stop_after_two_batches(done: int, total: int) -> None:
+        seen.append((done, total))
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        client.reembed("b", E5, batch_size=4, progress=stop_after_two_batches)
+    assert seen == [(4, 10), (8, 10)]
+    # two batches kept beside the vectors in use; the bank still answers with MiniLM
+    half = vectors(db, "b")
+    assert sum(n is not None for _, n in half.values()) == 8
+    assert all(np.allclose(half[t][0], before[t][0]) for t in FACTS)
+    assert model_of(db, "b") == (MINILM, E5)
+    assert client.recall("b", "Who has a pet?").results[0].text == FACTS[0]
+    # a fact retained meanwhile (with the old model) is re-embedded too
+    client.retain("b", "Kim plays chess online at night.")
+    seen.clear()
+    assert client.reembed("b", E5, batch_size=4, progress=lambda d, n: seen.append((d, n))) == 11
+    assert seen == [(3, 3)]  # only what was left
+    after = vectors(db, "b")
+    e5 = LocalEmbedder(E5)
+    texts = sorted(after)
+    assert np.allclose(np.stack([after[t][0] for t in texts]), e5.embed(texts, kind="passage"), atol=1e-6)
+    assert all(n is None for _, n in after.values())
+    assert model_of(db, "b") == (E5, None)
+    # the bank now answers with E5: the driver embeds with the bank's model, and refuses another
+    fresh = Client(db)
+    assert fresh.embedder_for("b").model == E5  # type: ignore[attr-defined]
+    assert fresh.recall("b", "Who has a pet?").results[0].text == FACTS[0]
+    with pytest.raises(EmbeddingModelError, match=f"holds vectors made with {E5}; this client's embedder makes"):
+        client.recall("b", "Who has a pet?")  # the fixture's client was given MiniLM
+    # and inside the database
+    assert db.execute("SELECT text FROM hindsight.recall('b', 'Who has a pet?') LIMIT 1").fetchone() == (FACTS[0],)
+    # again with the same model: nothing to do
+    assert fresh.reembed("b", E5) == 0
+
+
+def test_reembed_towards_another_model_discards_a_stopped_run(client, db):
+    client.retain_batch("b", [{"content": f} for f in FACTS[:3]], create_bank=True)
+    assert db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')").fetchone() == (3,)
+    db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
+    assert db.execute("SELECT hindsight.reembed_begin('b', 'other-model')").fetchone() == (3,)  # started over
+    assert model_of(db, "b") == (MINILM, "other-model")
+    assert db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')").fetchone() == (0,)  # cancelled
+    assert model_of(db, "b") == (MINILM, None)
+    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='bank "b" is not being re-embedded'):
+        db.execute("SELECT hindsight.reembed_finish('b')")
+
+
+def test_reembed_finish_needs_every_unit_and_mental_model(client, db):
+    client.retain_batch("b", [{"content": f} for f in FACTS[:2]], create_bank=True)
+    db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')")
+    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='2 memory units of bank "b" have no'):
+        db.execute("SELECT hindsight.reembed_finish('b')")
+    db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
+    db.execute("""INSERT INTO hindsight.mental_models (bank_id, name, source_query, content, embedding)
+                  SELECT 'b', 'pets', 'Who has pets?', 'Ana has a cat.', embedding
+                  FROM hindsight.memory_units WHERE bank_id = 'b' LIMIT 1""")  # fmt: skip
+    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match="every mental model"):
+        db.execute("SELECT hindsight.reembed_finish('b')")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="unit_ids has 1 ids for 0 embeddings"):
+        db.execute("SELECT hindsight.reembed_store('b', ARRAY[gen_random_uuid()], '{}')")
+    with pytest.raises(psycopg.Error) as caught:
+        db.execute("SELECT hindsight.reembed_store('nobank', '{}', '{}')")
+    assert caught.value.sqlstate == "HS404"
+
+
+def test_reembed_refuses_bad_arguments(client):
+    client.create_bank("b")
+    with pytest.raises(ValueError, match="batch_size must be at least 1"):
+        client.reembed("b", E5, batch_size=0)
+    with pytest.raises(ValueError, match="model must name an embedding model"):
+        client.reembed("b", " ")
+    with pytest.raises(ValueError, match="the embedder makes all-MiniLM-L6-v2 vectors, not multilingual-e5-small"):
+        client.reembed("b", E5, embedder=LocalEmbedder(MINILM))
