@@ -11,10 +11,12 @@ Two modes, each with its own banks:
   facts  the offline extractor's facts, each mapped back to the dialog id of its turn
 
     .venv/bin/python bench/locomo.py [PATH] [--modes turn,facts] [--conversations N] [--extra]
+                                     [--embedding-model all-MiniLM-L6-v2 --output bench/results/locomo_minilm.json]
 
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
-bench-locomo-<mode>-<sample_id> and reused when they hold one document per turn.
+bench-locomo-<mode>-<sample_id> (-<model> for another model than the default,
+--embedding-model) and reused when they hold one document per turn of that model.
 `--extra` adds the configurations tried while tuning (keyword backends, graph weights).
 Figures go to bench/results/locomo.json; bench/report.py puts them in docs/.
 """
@@ -24,7 +26,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import statistics
 import sys
 import time
@@ -35,7 +36,8 @@ from typing import Any
 from _common import analyze, header
 
 import hindsight_pg
-from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo
+from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo, normalise_evidence
+from hindsight_pl.providers import E5, MINILM, LocalEmbedder
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 ARMS = ["semantic", "bm25", "graph", "temporal"]
@@ -78,24 +80,6 @@ class Question:
     evidence: set[str]
 
 
-def normalise_evidence(raw: list[str], known: set[str]) -> tuple[set[str], int]:
-    """Evidence dialog ids made canonical (D<session>:<turn>); ids that name no turn are dropped and counted."""
-    kept: set[str] = set()
-    dropped = 0
-    for item in raw:
-        for piece in re.split(r"[;,\s]+", item):
-            match = re.fullmatch(r"D:?(\d+):0*(\d+)", piece.strip())
-            if not match:
-                dropped += bool(piece.strip())
-                continue
-            dia = f"D{int(match.group(1))}:{int(match.group(2))}"
-            if dia in known:
-                kept.add(dia)
-            else:
-                dropped += 1
-    return kept, dropped
-
-
 def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
     top5, top10 = set(ranked[:5]), set(ranked[:10])
     # a turn split into several facts counts once, where it first appears
@@ -111,16 +95,17 @@ def metrics(ranked: list[str], evidence: set[str]) -> dict[str, float]:
 
 def ensure_bank(client: hindsight_pg.Client, conv: LocomoConversation, mode: str) -> str:
     """The conversation's bank for ``mode``, retained now unless it already holds one document per turn."""
-    bank = f"bench-locomo-{mode}-{conv.sample_id}"
+    model = getattr(client.embedder, "model", E5)
+    bank = f"bench-locomo-{mode}-{conv.sample_id}" + ("" if model == E5 else f"-{model}")
     row = client.conn.execute(
         "SELECT count(*) FROM hindsight.documents d JOIN hindsight.banks b USING (bank_id)"
-        " WHERE bank_id = %s AND b.config->>'extractor' = %s",
-        (bank, MODES[mode]),
+        " WHERE bank_id = %s AND b.config->>'extractor' = %s AND b.config->>'embedding_model' = %s",
+        (bank, MODES[mode], model),
     ).fetchone()
     if row and row[0] == len(conv.items):
         return bank
     client.delete_bank(bank)
-    client.create_bank(bank, config={"extractor": MODES[mode]})
+    client.create_bank(bank, config={"extractor": MODES[mode], "embedding_model": model})
     started = time.perf_counter()
     result = client.retain_batch(bank, conv.items)
     print(
@@ -139,6 +124,12 @@ def main() -> None:
     parser.add_argument("--methods", default="", help="subset of method names, separated by ';'")
     parser.add_argument("--extra", action="store_true", help="also run the configurations tried while tuning")
     parser.add_argument("--output", default="bench/results/locomo.json", help="where to write the figures")
+    parser.add_argument(
+        "--embedding-model",
+        default=MINILM,
+        choices=[MINILM, E5],
+        help="the banks' embedding model (banks of other models than MiniLM are named -<model>)",
+    )
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
 
@@ -159,7 +150,7 @@ def main() -> None:
             parser.error(f"unknown method {unknown[0]!r}: choose from {'; '.join(methods)}")
         methods = {m: methods[m] for m in wanted}
 
-    client = hindsight_pg.connect(args.dsn)
+    client = hindsight_pg.connect(args.dsn, embedder=LocalEmbedder(args.embedding_model))
     print(header(client.conn))
     output: dict[str, Any] = {"header": header(client.conn), "data": str(path), "modes": {}}
     for mode in modes:

@@ -1,7 +1,7 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal}.json and latency_1m.json (written by the
-benchmark scripts; a missing file leaves its part of the docs as it was) and writes
+Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal,embeddings}.json, latency_1m.json and
+locomo_minilm.json (written by the benchmark scripts; a missing file leaves its part of the docs as it was) and writes
 
 * docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
   "latency": {bank: {...}}, "retain": {...}, "providers": {...}, "meta": {script: header}};
@@ -44,7 +44,8 @@ LATENCY_ROWS = [
 
 
 def main() -> None:
-    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate", "temporal")}
+    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate", "temporal",
+                                            "embeddings")}  # fmt: skip
     summary_path = DOCS / "benchmarks.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     summary.setdefault("meta", {})
@@ -57,6 +58,15 @@ def main() -> None:
         summary["meta"]["locomo"] = locomo["header"]
         for mode, run in locomo["modes"].items():
             tables[f"locomo {mode}"] = locomo_table(run)
+        # the same methods on banks of the other model (bench/locomo.py --embedding-model all-MiniLM-L6-v2
+        # --output bench/results/locomo_minilm.json): the embedding comparison
+        other = RESULTS / "locomo_minilm.json"
+        if other.exists():
+            tables["locomo models"] = locomo_models_table(locomo, json.loads(other.read_text()))
+    if (embeddings := found["embeddings"]) is not None:
+        summary["embeddings"] = embeddings["results"]
+        summary["meta"]["embeddings"] = embeddings["header"]
+        tables["embeddings"] = embeddings_table(embeddings)
     if (latency := found["latency"]) is not None:
         # a bank of a million units lives in a database of its own (latency.py --defer-index --output
         # bench/results/latency_1m.json): its columns join the table when that file exists
@@ -116,6 +126,40 @@ def locomo_table(run: dict[str, Any]) -> str:
     lines.append("|---|" + "---|" * len(CATEGORIES))
     for name, result in run["results"].items():
         lines.append(f"| {name} | " + " | ".join(f"{result['by_category'][c]['R@10']:.3f}" for c in CATEGORIES) + " |")
+    return "\n".join(lines)
+
+
+def locomo_models_table(e5: dict[str, Any], minilm: dict[str, Any]) -> str:
+    """Markdown: Recall@10 / NDCG@10 of the methods both runs have, per mode, E5 against MiniLM."""
+    lines = ["| mode | method | multilingual-e5-small R@10 | NDCG@10 | all-MiniLM-L6-v2 R@10 | NDCG@10 |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
+    for mode, run in e5["modes"].items():
+        other = minilm["modes"].get(mode, {}).get("results", {})
+        for name, result in run["results"].items():
+            if name not in other:
+                continue
+            a, b = result["overall"], other[name]["overall"]
+            lines.append(f"| {mode} | {name} | {a['R@10']:.3f} | {a['NDCG@10']:.3f} | {b['R@10']:.3f} | "
+                         f"{b['NDCG@10']:.3f} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def embeddings_table(run: dict[str, Any]) -> str:
+    """Markdown: speed and memory of each model, then its retrieval on the Chinese set."""
+    lines = ["| model | load (s) | s per 1,000 passages | ms per query | peak RSS (MB) |", "|---|---|---|---|---|"]
+    for model, figures in run["results"].items():
+        sp = figures["speed"]
+        lines.append(f"| {model} | {sp['load_s']:.1f} | {sp['seconds_per_1000_passages']:.1f} | "
+                     f"{sp['ms_per_query']:.1f} | {sp['peak_rss_mb']:.0f} |")  # fmt: skip
+    kinds = sorted(next(iter(run["results"].values()))["methods"]["full"]["by_kind"])
+    lines += ["", "Chinese set (60 questions over 95 memories):", "",
+              "| model | method | R@1 | R@5 | R@10 | " + " | ".join(f"R@10 {k}" for k in kinds) + " |",
+              "|---|---|---|---|---|" + "---|" * len(kinds)]  # fmt: skip
+    for model, figures in run["results"].items():
+        for method, m in figures["methods"].items():
+            o = m["overall"]
+            lines.append(f"| {model} | {method} | {o['R@1']:.3f} | {o['R@5']:.3f} | {o['R@10']:.3f} | "
+                         + " | ".join(f"{m['by_kind'][k]:.3f}" for k in kinds) + " |")  # fmt: skip
     return "\n".join(lines)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -217,3 +218,23 @@ def _turns(turns: Iterable[Any]) -> Iterable[dict[str, str]]:
     for turn in turns:
         if isinstance(turn, Mapping) and {"speaker", "dia_id", "text"} <= turn.keys():
             yield {"speaker": str(turn["speaker"]), "dia_id": str(turn["dia_id"]), "text": str(turn["text"])}
+
+
+def normalise_evidence(raw: list[str], known: set[str]) -> tuple[set[str], int]:
+    """A LoCoMo question's evidence dialog ids made canonical (``D<session>:<turn>``; the data also writes
+    ``D:1:3``, ``D1:03`` and several ids in one string): the ids of ``known`` turns, and how many pieces named
+    no known turn (dropped)."""
+    kept: set[str] = set()
+    dropped = 0
+    for item in raw:
+        for piece in re.split(r"[;,\s]+", item):
+            match = re.fullmatch(r"D:?(\d+):0*(\d+)", piece.strip())
+            if not match:
+                dropped += bool(piece.strip())
+                continue
+            dia = f"D{int(match.group(1))}:{int(match.group(2))}"
+            if dia in known:
+                kept.add(dia)
+            else:
+                dropped += 1
+    return kept, dropped

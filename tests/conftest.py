@@ -25,7 +25,7 @@ def tiny_cross_encoder() -> str:
 
 @pytest.fixture(scope="session")
 def embedder() -> LocalEmbedder:
-    """The real all-MiniLM-L6-v2, loaded once per session."""
+    """The real default embedding model (multilingual-e5-small), loaded once per session."""
     return LocalEmbedder()
 
 

@@ -64,7 +64,7 @@ def serve_models(
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8081,
     embedding_model: Annotated[
         str, typer.Option(help="all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path.")
-    ] = "all-MiniLM-L6-v2",
+    ] = "multilingual-e5-small",
     reranker_model: Annotated[
         str | None, typer.Option(help="A sentence-transformers CrossEncoder path or name (default: no /rerank).")
     ] = None,

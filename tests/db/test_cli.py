@@ -207,7 +207,8 @@ def test_config_prints_changes_and_creates(dsn, db):
     assert (shown["llm_model"], shown["observation_similarity"]) == ("llama3.1:8b", 0.9)
     result = invoke("config", "fresh", "observation_similarity=", "llm_base_url=http://localhost:11434/v1")
     shown = json.loads(result.output)
-    assert (shown["observation_similarity"], shown["llm_base_url"]) == (0.85, "http://localhost:11434/v1")
+    # back to the default of the bank's model (E5's)
+    assert (shown["observation_similarity"], shown["llm_base_url"]) == (0.94, "http://localhost:11434/v1")
     assert json.loads(invoke("config", "fresh").output) == shown
     with pytest.raises(InvalidInputError, match="'llm_model' is not KEY=VALUE"):
         invoke("config", "fresh", "llm_model")

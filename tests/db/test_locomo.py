@@ -1,4 +1,4 @@
-"""Real input: one LoCoMo conversation retained turn by turn, and three of its questions."""
+"""Real input: one LoCoMo conversation retained with the offline extractor, and every one of its questions."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._inputs import find_locomo, load_locomo, normalise_evidence
 
 LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
 
@@ -16,28 +16,32 @@ pytestmark = [
     pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not found (set HINDSIGHT_LOCOMO)"),
 ]
 
-# Three questions of conv-26 chosen before running them (two temporal, one multi-hop)
-# and the dialog ids of their evidence turns.
-UNITS = 648  # memory units the offline extractor makes of conv-26
-
-QUESTIONS = [
-    ("When did Caroline go to the LGBTQ support group?", {"D1:3"}),
-    ("What did Caroline research?", {"D2:8"}),
-    ("When did Melanie sign up for a pottery class?", {"D5:4"}),
-]
+# Recall@10 over conv-26's 152 questions of categories 1-4 with evidence, the benchmark's protocol
+# (bench/locomo.py, facts mode): FLOOR_ALL measured at FLOOR_MEASURED less three points of margin
+# (retain order and ties move it by about half a point), FLOOR_TEMPORAL likewise for the temporal
+# category, where the query analyzer and the temporal arm do the work.
+FLOOR_MEASURED = {"all": None, "temporal": None}
+FLOOR_ALL = None
+FLOOR_TEMPORAL = None
 
 
-def test_conv_26_evidence_in_the_top_10(client):
+def test_conv_26_recall_at_10_over_all_its_questions(client):
     (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == "conv-26"]
     client.create_bank("conv-26")
     result = client.retain_batch("conv-26", conv.items)
-    # one document per turn; the offline extractor splits long turns into facts of up to three
-    # sentences, drops turns without a verb, and stores a fact repeated on one day once
-    assert len(result.document_ids) == len(conv.items) == 419
-    assert len(result.unit_ids) == UNITS
-    found = []
-    for question, evidence in QUESTIONS:
-        response = client.recall("conv-26", question, max_tokens=100000)
-        top10 = [r.metadata["dia_id"] for r in response.results[:10]]
-        found.append(evidence <= set(top10))
-    assert sum(found) >= 2, found
+    assert len(result.document_ids) == len(conv.items) == 419  # one document per turn
+    known = {item.metadata["dia_id"] for item in conv.items}  # type: ignore[index]
+    recalls: dict[int, list[float]] = {1: [], 2: [], 3: [], 4: []}
+    for qa in conv.questions:
+        evidence, _ = normalise_evidence(qa.get("evidence", []), known)
+        if qa.get("category") not in recalls or not evidence:
+            continue
+        response = client.recall("conv-26", qa["question"], max_tokens=100_000, query_timestamp=conv.last_session_time)
+        top10 = {r.metadata["dia_id"] for r in response.results[:10]}
+        recalls[qa["category"]].append(len(evidence & top10) / len(evidence))
+    every = [r for rs in recalls.values() for r in rs]
+    assert len(every) == 152
+    overall, temporal = sum(every) / len(every), sum(recalls[2]) / len(recalls[2])
+    print(f"conv-26 Recall@10: all {overall:.3f}, temporal {temporal:.3f}")
+    assert overall >= FLOOR_ALL, overall
+    assert temporal >= FLOOR_TEMPORAL, temporal

@@ -113,10 +113,10 @@ def test_a_nan_score_from_the_cross_encoder_counts_as_zero(db, bank, embedder, t
 
 def test_the_model_server_gives_the_database_the_local_scores(db, bank, embedder, tiny_cross_encoder):
     reranker = LocalReranker(tiny_cross_encoder)
-    local_inside = sql_recall(db, bank, QUESTION)  # MiniLM in the database, no cross-encoder
+    local_inside = sql_recall(db, bank, QUESTION)  # the local model in the database, no cross-encoder
     with model_server(embedder, reranker) as url:
-        # the server runs the bank's model, and says so: the bank's vectors are MiniLM's
-        remote_config = json.dumps({"kind": "http", "url": url, "model": "all-MiniLM-L6-v2"})
+        # the server runs the bank's model, and says so
+        remote_config = json.dumps({"kind": "http", "url": url, "model": embedder.model})
         db.execute("SELECT hindsight.set_setting('embedding_provider', %s)", (remote_config,))
         db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (remote_config,))
         assert np.allclose(vectors(db, bank, FACTS, "query"), embedder.embed(FACTS), atol=1e-5)
@@ -131,7 +131,7 @@ def test_a_provider_that_fails_raises_hs502_naming_the_url(db, bank):
     url = f"http://127.0.0.1:{free_port()}"
     db.execute(
         "SELECT hindsight.set_setting('embedding_provider', %s)",
-        (json.dumps({"kind": "http", "url": url, "retries": 0, "timeout": 2, "model": "all-MiniLM-L6-v2"}),),
+        (json.dumps({"kind": "http", "url": url, "retries": 0, "timeout": 2, "model": "multilingual-e5-small"}),),
     )
     with pytest.raises(psycopg.Error) as caught:
         sql_recall(db, bank, QUESTION)
@@ -242,7 +242,7 @@ def test_retain_text_refuses_bad_input_and_writes_nothing(db, client):
 
 
 def test_a_provider_of_another_model_than_the_banks_vectors_is_refused(db, bank):
-    # the bank was created under the built-in local MiniLM; a server that names no model is known by its URL
+    # the bank was created under the built-in local E5; a server that names no model is known by its URL
     db.execute("SELECT hindsight.set_setting('embedding_provider', %s)",
                (json.dumps({"kind": "http", "url": "http://127.0.0.1:9/"}),))  # fmt: skip
     with pytest.raises(psycopg.Error) as caught:
@@ -250,8 +250,8 @@ def test_a_provider_of_another_model_than_the_banks_vectors_is_refused(db, bank)
     assert caught.value.sqlstate == "HS409"
     error = from_database(caught.value)
     assert isinstance(error, EmbeddingModelError)
-    assert error.args[0] == (f'bank "{bank}" holds vectors made with all-MiniLM-L6-v2, but its embedding provider '
-                             "gives http://127.0.0.1:9")  # fmt: skip
+    assert error.args[0] == (f'bank "{bank}" holds vectors made with multilingual-e5-small, but its embedding '
+                             "provider gives http://127.0.0.1:9")  # fmt: skip
     assert f"hindsight-pg reembed {bank} --model http://127.0.0.1:9 " in error.hint
     # a recall that embeds nothing still runs
     (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['bm25']) LIMIT 1", (bank,))

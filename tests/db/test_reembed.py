@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import json
-
 import numpy as np
 import psycopg
 import pytest
@@ -39,7 +37,7 @@ def vectors(db, bank):
 
 def test_a_bank_records_the_model_its_provider_gives(db):
     db.execute("SELECT hindsight.create_bank('plain')")
-    db.execute("""SELECT hindsight.create_bank('e5', config => '{"embedding_model": "multilingual-e5-small"}')""")
+    db.execute("""SELECT hindsight.create_bank('minilm', config => '{"embedding_model": "all-MiniLM-L6-v2"}')""")
     db.execute("""SELECT hindsight.set_setting('embedding_provider',
                   '{"kind": "http", "url": "http://127.0.0.1:8081/", "model": "bge-small"}')""")  # fmt: skip
     db.execute("SELECT hindsight.create_bank('served')")
@@ -47,27 +45,29 @@ def test_a_bank_records_the_model_its_provider_gives(db):
         """SELECT hindsight.set_setting('embedding_provider', '{"kind": "http", "url": "http://127.0.0.1:8081/"}')"""
     )
     db.execute("SELECT hindsight.create_bank('unnamed')")
-    assert [model_of(db, b)[0] for b in ("plain", "e5", "served", "unnamed")] == [
-        MINILM, E5, "bge-small", "http://127.0.0.1:8081"]  # fmt: skip
+    assert [model_of(db, b)[0] for b in ("plain", "minilm", "served", "unnamed")] == [
+        E5, MINILM, "bge-small", "http://127.0.0.1:8081"]  # fmt: skip
     db.execute("SELECT hindsight.set_setting('embedding_provider', NULL)")
     # a bank without a provider of its own runs the database-wide local provider with its own model
-    assert json.loads(json.dumps(db.execute("SELECT hindsight.provider_config('e5', 'embedding')").fetchone()[0])) == {
-        "kind": "local", "model": E5}  # fmt: skip
+    (provider,) = db.execute("SELECT hindsight.provider_config('minilm', 'embedding')").fetchone()
+    assert provider == {"kind": "local", "model": MINILM}
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="embedding_model must name a model"):
         db.execute("""SELECT hindsight.create_bank('blank', config => '{"embedding_model": " "}')""")
 
 
 def test_a_new_model_for_a_bank_that_holds_vectors_is_refused(client, db):
     client.create_bank("empty")
-    assert client.configure_bank("empty", {"embedding_model": E5}).config["embedding_model"] == E5  # no vectors yet
-    client.configure_bank("empty", {"embedding_model": MINILM})
+    assert (
+        client.configure_bank("empty", {"embedding_model": MINILM}).config["embedding_model"] == MINILM
+    )  # no vectors yet
+    client.configure_bank("empty", {"embedding_model": E5})
     client.retain("b", FACTS[0], create_bank=True)
     with pytest.raises(EmbeddingModelError) as caught:
-        client.configure_bank("b", {"embedding_model": E5})
+        client.configure_bank("b", {"embedding_model": MINILM})
     assert caught.value.sqlstate == "HS409"
-    assert str(caught.value).startswith(f'bank "b" holds vectors made with {MINILM}; they must be re-made with {E5}')
-    assert "hindsight-pg reembed b --model multilingual-e5-small" in caught.value.hint
-    assert model_of(db, "b") == (MINILM, None)
+    assert str(caught.value).startswith(f'bank "b" holds vectors made with {E5}; they must be re-made with {MINILM}')
+    assert "hindsight-pg reembed b --model all-MiniLM-L6-v2" in caught.value.hint
+    assert model_of(db, "b") == (E5, None)
 
 
 def test_reembed_stops_and_resumes_then_swaps_every_vector_in(client, db):
@@ -81,52 +81,52 @@ def test_reembed_stops_and_resumes_then_swaps_every_vector_in(client, db):
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        client.reembed("b", E5, batch_size=4, progress=stop_after_two_batches)
+        client.reembed("b", MINILM, batch_size=4, progress=stop_after_two_batches)
     assert seen == [(4, 10), (8, 10)]
-    # two batches kept beside the vectors in use; the bank still answers with MiniLM
+    # two batches kept beside the vectors in use; the bank still answers with E5
     half = vectors(db, "b")
     assert sum(n is not None for _, n in half.values()) == 8
     assert all(np.allclose(half[t][0], before[t][0]) for t in FACTS)
-    assert model_of(db, "b") == (MINILM, E5)
+    assert model_of(db, "b") == (E5, MINILM)
     assert client.recall("b", "Who has a pet?").results[0].text == FACTS[0]
     # a fact retained meanwhile (with the old model) is re-embedded too
     client.retain("b", "Kim plays chess online at night.")
     seen.clear()
-    assert client.reembed("b", E5, batch_size=4, progress=lambda d, n: seen.append((d, n))) == 11
+    assert client.reembed("b", MINILM, batch_size=4, progress=lambda d, n: seen.append((d, n))) == 11
     assert seen == [(3, 3)]  # only what was left
     after = vectors(db, "b")
-    e5 = LocalEmbedder(E5)
+    minilm = LocalEmbedder(MINILM)
     texts = sorted(after)
-    assert np.allclose(np.stack([after[t][0] for t in texts]), e5.embed(texts, kind="passage"), atol=1e-6)
+    assert np.allclose(np.stack([after[t][0] for t in texts]), minilm.embed(texts, kind="passage"), atol=1e-6)
     assert all(n is None for _, n in after.values())
-    assert model_of(db, "b") == (E5, None)
-    # the bank now answers with E5: the driver embeds with the bank's model, and refuses another
+    assert model_of(db, "b") == (MINILM, None)
+    # the bank now answers with MiniLM: the driver embeds with the bank's model, and refuses another
     fresh = Client(db)
-    assert fresh.embedder_for("b").model == E5  # type: ignore[attr-defined]
+    assert fresh.embedder_for("b").model == MINILM  # type: ignore[attr-defined]
     assert fresh.recall("b", "Who has a pet?").results[0].text == FACTS[0]
-    with pytest.raises(EmbeddingModelError, match=f"holds vectors made with {E5}; this client's embedder makes"):
-        client.recall("b", "Who has a pet?")  # the fixture's client was given MiniLM
+    with pytest.raises(EmbeddingModelError, match=f"holds vectors made with {MINILM}; this client's embedder makes"):
+        client.recall("b", "Who has a pet?")  # the fixture's client was given E5
     # and inside the database
     assert db.execute("SELECT text FROM hindsight.recall('b', 'Who has a pet?') LIMIT 1").fetchone() == (FACTS[0],)
     # again with the same model: nothing to do
-    assert fresh.reembed("b", E5) == 0
+    assert fresh.reembed("b", MINILM) == 0
 
 
 def test_reembed_towards_another_model_discards_a_stopped_run(client, db):
     client.retain_batch("b", [{"content": f} for f in FACTS[:3]], create_bank=True)
-    assert db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')").fetchone() == (3,)
+    assert db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')").fetchone() == (3,)
     db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
     assert db.execute("SELECT hindsight.reembed_begin('b', 'other-model')").fetchone() == (3,)  # started over
-    assert model_of(db, "b") == (MINILM, "other-model")
-    assert db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')").fetchone() == (0,)  # cancelled
-    assert model_of(db, "b") == (MINILM, None)
+    assert model_of(db, "b") == (E5, "other-model")
+    assert db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')").fetchone() == (0,)  # cancelled
+    assert model_of(db, "b") == (E5, None)
     with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='bank "b" is not being re-embedded'):
         db.execute("SELECT hindsight.reembed_finish('b')")
 
 
 def test_reembed_finish_needs_every_unit_and_mental_model(client, db):
     client.retain_batch("b", [{"content": f} for f in FACTS[:2]], create_bank=True)
-    db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')")
+    db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')")
     with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='2 memory units of bank "b" have no'):
         db.execute("SELECT hindsight.reembed_finish('b')")
     db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
@@ -145,8 +145,8 @@ def test_reembed_finish_needs_every_unit_and_mental_model(client, db):
 def test_reembed_refuses_bad_arguments(client):
     client.create_bank("b")
     with pytest.raises(ValueError, match="batch_size must be at least 1"):
-        client.reembed("b", E5, batch_size=0)
+        client.reembed("b", MINILM, batch_size=0)
     with pytest.raises(ValueError, match="model must name an embedding model"):
         client.reembed("b", " ")
-    with pytest.raises(ValueError, match="the embedder makes all-MiniLM-L6-v2 vectors, not multilingual-e5-small"):
-        client.reembed("b", E5, embedder=LocalEmbedder(MINILM))
+    with pytest.raises(ValueError, match="the embedder makes multilingual-e5-small vectors, not all-MiniLM-L6-v2"):
+        client.reembed("b", MINILM, embedder=LocalEmbedder(E5))

@@ -179,7 +179,7 @@ def test_configure_bank_changes_merges_resets_and_is_for_admins(db, roles):
     assert (config["llm_base_url"], config["llm_model"], config["observation_similarity"]) == (
         "http://127.0.0.1:11434/v1", "m", 0.9)  # fmt: skip  # the other keys stay
     config = db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": null}')""").fetchone()[0]
-    assert config["observation_similarity"] == 0.85 and config["llm_model"] == "m"  # back to the default
+    assert config["observation_similarity"] == 0.94 and config["llm_model"] == "m"  # back to the default (E5's)
     with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
         db.execute("""SELECT hindsight.configure_bank('cfg', '{"observation_similarity": 7}')""")
     assert caught.value.diag.message_primary == "observation_similarity must be a cosine similarity in [0, 1], got 7"

@@ -20,6 +20,7 @@ import hindsight_pl
 from hindsight_pg import EmbeddedServer
 from hindsight_pg._inputs import find_locomo, load_locomo
 from hindsight_pl.extract import find_names
+from hindsight_pl.providers import MINILM, LocalEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -158,10 +159,12 @@ class Conversation:
 
 
 @pytest.fixture(scope="module")
-def conversation(embedder) -> Conversation:
+def conversation() -> Conversation:
     """The retained prefix of conv-26 as hindsight.retain items in the shape every released version
     takes (one chunk and one unit per turn; the speaker and the names the turn mentions as entities;
-    embedded here), and the questions with their embeddings."""
+    embedded here with all-MiniLM-L6-v2, the model of every released version), and the questions with
+    their embeddings."""
+    embedder = LocalEmbedder(MINILM)
     (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == BANK]
     turns = conv.items[:TURNS]
     vectors = embedder.embed([t.content for t in turns])
@@ -197,16 +200,19 @@ def conversation(embedder) -> Conversation:
     )
 
 
-def retain(conn: psycopg.Connection[Any], conversation: Conversation, links: bool = True) -> None:
+def retain(conn: psycopg.Connection[Any], conversation: Conversation, links: bool = True, fresh: bool = False) -> None:
     """The bank and its memories, through the installed version's own create_bank and retain;
-    without links, as 0.1.0 retained, when ``links`` is false (the bank's config then ends as BANK_CONFIG)."""
-    config = BANK_CONFIG | ({} if links else {"temporal_link_neighbours": 0, "semantic_link_top_k": 0})
+    without links, as 0.1.0 retained, when ``links`` is false (the bank's config then ends as BANK_CONFIG).
+    A fresh install of this version names the model of the vectors (the update records it for a
+    released version's bank)."""
+    final = BANK_CONFIG | ({"embedding_model": MINILM} if fresh else {})
+    config = final | ({} if links else {"temporal_link_neighbours": 0, "semantic_link_top_k": 0})
     conn.execute("SELECT hindsight.create_bank(%s, config => %s::jsonb)", (BANK, json.dumps(config)))
     (units,) = conn.execute(
         "SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (BANK, conversation.items)
     ).fetchone()
     assert units == TURNS
-    conn.execute("UPDATE hindsight.banks SET config = %s::jsonb WHERE bank_id = %s", (json.dumps(BANK_CONFIG), BANK))
+    conn.execute("UPDATE hindsight.banks SET config = %s::jsonb WHERE bank_id = %s", (json.dumps(final), BANK))
 
 
 def tables(conn: psycopg.Connection[Any]) -> dict[str, list[tuple[str, str, str | None]]]:
@@ -237,6 +243,12 @@ def rows(conn: psycopg.Connection[Any], columns: dict[str, list[str]] | None = N
     """Every table's row count and digest: of all its columns, or of the given ones."""
     columns = columns or {table: [c for c, _, _ in cols] for table, cols in tables(conn).items()}
     return {table: digest(conn, table, cols) for table, cols in columns.items()}
+
+
+def kept_columns(conn: psycopg.Connection[Any]) -> dict[str, list[str]]:
+    """Every column an update keeps as it was: all but a bank's config, to which 0.3.0 adds the model of
+    its vectors (checked apart: ``compare_with_fresh``)."""
+    return {table: [c for c, _, _ in cols if (table, c) != ("banks", "config")] for table, cols in tables(conn).items()}
 
 
 def stable_rows(conn: psycopg.Connection[Any]) -> dict[str, tuple[int, str]]:
@@ -274,7 +286,7 @@ def fresh_install(db: psycopg.Connection[Any], conversation: Conversation, links
     if links not in made:
         with databases(db, "fresh") as dbs, psycopg.connect(**dbs["fresh"]) as fresh:
             fresh.execute("CREATE EXTENSION hindsight_pg CASCADE")
-            retain(fresh, conversation, links=links)
+            retain(fresh, conversation, links=links, fresh=True)
             made[links] = stable_rows(fresh), catalog(fresh), top10(fresh, conversation)
     return made[links]
 
@@ -288,6 +300,9 @@ def compare_with_fresh(
     (version,) = upgraded.execute("SELECT extversion FROM pg_extension WHERE extname = 'hindsight_pg'").fetchone()
     assert version == hindsight_pl.__version__
     kept = rows(upgraded, columns_before)
+    # a released version's vectors are all-MiniLM-L6-v2's: the update records it, and only it
+    (config,) = upgraded.execute("SELECT config FROM hindsight.banks WHERE bank_id = %s", (BANK,)).fetchone()
+    assert config == BANK_CONFIG | {"embedding_model": MINILM}
     assert kept == before, [t for t in before if kept.get(t) != before[t]]
     assert before["memory_units"][0] == before["documents"][0] == before["chunks"][0] == TURNS
     fresh_rows, fresh_catalog, fresh_top10 = fresh
@@ -310,7 +325,7 @@ def test_upgrade_keeps_memories_and_recalls_as_a_fresh_install(db, conversation,
     with databases(db, "upgraded") as dbs, psycopg.connect(**dbs["upgraded"]) as conn:
         conn.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
         retain(conn, conversation)
-        columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(conn).items()}
+        columns_before = kept_columns(conn)
         before = rows(conn, columns_before)
         # updated and compared in the session that retained with the old version's Python
         conn.execute("ALTER EXTENSION hindsight_pg UPDATE")
@@ -332,7 +347,7 @@ def test_embedded_server_updates_a_database_with_memories(db, conversation, fres
             old.execute("DROP EXTENSION hindsight_pg")
             old.execute(sql.SQL("CREATE EXTENSION hindsight_pg VERSION {} CASCADE").format(previous))
             retain(old, conversation)
-            columns_before = {table: [c for c, _, _ in cols] for table, cols in tables(old).items()}
+            columns_before = kept_columns(old)
             before = rows(old, columns_before)
         server.stop()
         with psycopg.connect(EmbeddedServer(tmp_path / "home").ensure_running(), autocommit=True) as upgraded:

@@ -20,7 +20,7 @@ TEXTS = ["Caroline went to a support group.", "Melanie signed up for a pottery c
 
 @pytest.fixture(scope="module")
 def minilm() -> LocalEmbedder:
-    return LocalEmbedder()
+    return LocalEmbedder(providers.MINILM)
 
 
 @pytest.fixture(scope="module")
@@ -42,6 +42,10 @@ def test_minilm_vectors_are_unit_length_and_ignore_the_kind(minilm):
     assert float(vectors[0] @ vectors[1]) < 0.5  # different sentences, different vectors
     with pytest.raises(ValueError, match="kind must be query or passage"):
         minilm.embed(TEXTS, kind="document")
+
+
+def test_the_default_local_model_is_e5():
+    assert LocalEmbedder().model == providers.E5 == providers.embedder({"kind": "local"}).model
 
 
 def test_e5_embeds_queries_and_passages_differently():
