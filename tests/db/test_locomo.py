@@ -16,13 +16,13 @@ pytestmark = [
     pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not found (set HINDSIGHT_LOCOMO)"),
 ]
 
-# Recall@10 over conv-26's 152 questions of categories 1-4 with evidence, the benchmark's protocol
-# (bench/locomo.py, facts mode): FLOOR_ALL measured at FLOOR_MEASURED less three points of margin
+# Recall@10 over conv-26's 150 questions of categories 1-4 with evidence, the benchmark's protocol
+# (bench/locomo.py, facts mode): FLOOR_ALL is the measured figure less three points of margin
 # (retain order and ties move it by about half a point), FLOOR_TEMPORAL likewise for the temporal
 # category, where the query analyzer and the temporal arm do the work.
-FLOOR_MEASURED = {"all": None, "temporal": None}
-FLOOR_ALL = None
-FLOOR_TEMPORAL = None
+# Measured at commit 1b64360 (multilingual-e5-small, calibrated passthrough): all 0.666, temporal 0.919.
+FLOOR_ALL = 0.636
+FLOOR_TEMPORAL = 0.889
 
 
 def test_conv_26_recall_at_10_over_all_its_questions(client):
@@ -40,7 +40,7 @@ def test_conv_26_recall_at_10_over_all_its_questions(client):
         top10 = {r.metadata["dia_id"] for r in response.results[:10]}
         recalls[qa["category"]].append(len(evidence & top10) / len(evidence))
     every = [r for rs in recalls.values() for r in rs]
-    assert len(every) == 152
+    assert len(every) == 150
     overall, temporal = sum(every) / len(every), sum(recalls[2]) / len(recalls[2])
     print(f"conv-26 Recall@10: all {overall:.3f}, temporal {temporal:.3f}")
     assert overall >= FLOOR_ALL, overall
