@@ -126,9 +126,9 @@ def main() -> None:
     parser.add_argument("--output", default="bench/results/locomo.json", help="where to write the figures")
     parser.add_argument(
         "--embedding-model",
-        default=MINILM,
-        choices=[MINILM, E5],
-        help="the banks' embedding model (banks of other models than MiniLM are named -<model>)",
+        default=E5,
+        choices=[E5, MINILM],
+        help="the banks' embedding model (banks of another model than the default are named -<model>)",
     )
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
