@@ -1,6 +1,6 @@
 """Offline consolidation: time to turn a bank's facts into observations, against a pairwise scan.
 
-A bank holds the turns of the LoCoMo dev conversations (offline extractor, all-MiniLM-L6-v2),
+A bank holds the turns of the LoCoMo dev conversations (offline extractor, the default model),
 built once and reused (``bench-consolidate-<n>``; about 3 minutes for all five). Each
 measurement starts from no observation (observations deleted, ``consolidated_at`` cleared)
 and times:

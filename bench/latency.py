@@ -3,7 +3,7 @@
 Builds synthetic banks (sentences from templates with people, places, projects and
 dates over three years; entities from the templates; temporal links between a
 person's consecutive facts instead of retain's own links) through the real retain path, with embeddings composed
-from MiniLM embeddings of the template parts so that building takes minutes, not
+from the default model's embeddings of the template parts so that building takes minutes, not
 hours. Then, per bank and over the same queries (a third of them with a time window):
 
 - hindsight.recall without a cross-encoder at budgets low / mid / high (median, p95), with the default

@@ -31,7 +31,7 @@ from typing import Any
 from _common import header
 
 import hindsight_pg
-from hindsight_pl.providers import HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker
+from hindsight_pl.providers import MINILM, HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 from _models import build_tiny_cross_encoder, model_server
@@ -76,7 +76,9 @@ def main() -> None:
     candidates = [r[0] for r in conn.execute(
         "SELECT text FROM hindsight.memory_units WHERE bank_id = %s ORDER BY id LIMIT 300", (args.bank,))]  # fmt: skip
     tiny_path = build_tiny_cross_encoder(Path(tempfile.mkdtemp(prefix="hindsight-bench-ce-")) / "model")
-    minilm, tiny = LocalEmbedder(), LocalReranker(tiny_path)
+    model = conn.execute("SELECT hindsight.bank_config(%s)->>'embedding_model'", (args.bank,)).fetchone()[0]
+    minilm, tiny = LocalEmbedder(MINILM), LocalReranker(tiny_path)  # MiniLM: the rerank proxy's architecture
+    embedder = LocalEmbedder(model)  # the bank's model: what recall embeds with
     n = args.runs
     ms: dict[str, dict[str, float]] = {}
 
@@ -91,11 +93,11 @@ def main() -> None:
 
     first = time.perf_counter()
     conn.execute("SELECT hindsight.embed(%s, ARRAY['warm-up'], 'query')", (args.bank,)).fetchone()
-    print(f"first in-database embedding of a session (loads MiniLM): {(time.perf_counter() - first) * 1000:.0f} ms")
+    print(f"first in-database embedding of a session (loads {model}): {(time.perf_counter() - first) * 1000:.0f} ms")
     pid = conn.execute("SELECT pg_backend_pid()").fetchone()[0]
     rss = _rss_mb(pid)
 
-    ms["embed 1 query: driver, local"] = timed(lambda q: minilm.embed([q], kind="query"), n)
+    ms["embed 1 query: driver, local"] = timed(lambda q: embedder.embed([q], kind="query"), n)
     ms["embed 1 query: database, local"] = timed(embed_sql, n)
     ms["rerank 300: driver, tiny cross-encoder"] = timed(lambda q: tiny.rerank(q, candidates), n)
     ms["rerank 300: MiniLM-size proxy (embed 300 pairs)"] = timed(
@@ -103,13 +105,13 @@ def main() -> None:
     )
     ms["recall: driver embeds, no rerank"] = timed(lambda q: client.recall(args.bank, q), n)
     ms["recall: database embeds, no rerank"] = timed(recall_sql, n)
-    driver_rerank = hindsight_pg.Client(conn, embedder=minilm, reranker=tiny)
+    driver_rerank = hindsight_pg.Client(conn, embedder=embedder, reranker=tiny)
     ms["recall: driver embeds and reranks (tiny)"] = timed(lambda q: driver_rerank.recall(args.bank, q), n)
     db_setting("reranker_provider", {"kind": "local", "model": tiny_path})
     try:
         ms["recall: database embeds and reranks (tiny)"] = timed(recall_sql, n)
-        with model_server(minilm, tiny) as url:
-            remote = {"kind": "http", "url": url}
+        with model_server(embedder, tiny) as url:
+            remote = {"kind": "http", "url": url, "model": model}  # the server runs the bank's model
             ms["embed 1 query: driver, http"] = timed(lambda q: HTTPEmbedder(url).embed([q], kind="query"), n)
             ms["rerank 300: driver, http (tiny)"] = timed(lambda q: HTTPReranker(url).rerank(q, candidates), n)
             db_setting("embedding_provider", remote)
@@ -122,7 +124,7 @@ def main() -> None:
 
     for name, figure in ms.items():
         print(f"{name:<55} median {figure['median']:8.2f} ms   p95 {figure['p95']:8.2f} ms   ({figure['runs']} runs)")
-    print(f"database session resident memory after loading MiniLM: {rss:.0f} MB")
+    print(f"database session resident memory after loading {model}: {rss:.0f} MB")
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({"header": header(conn), "bank": args.bank, "ms": ms, "session_rss_mb": rss}, indent=1))

@@ -6,7 +6,7 @@ one item each, in groups of 64 items per ``hindsight.retain`` call (what the
 driver sends).
 
 1. Database side: facts are extracted (offline extractor) and embedded
-   (all-MiniLM-L6-v2) before the clock starts, so the figure is what
+   (the default model) before the clock starts, so the figure is what
    ``hindsight.retain`` costs: inserts, token counts, BM25 postings, entity
    resolution, temporal and semantic links. Reported per 1,000 facts as the bank
    fills, and for the last 2,000 facts, retained with 10,000 already in the bank.
@@ -222,7 +222,7 @@ def main() -> None:
     )
     print(f"links: {links}; entities: {entities}")
     print(
-        f"end to end (offline extraction + MiniLM on CPU + database): {len(e2e.unit_ids)} facts from "
+        f"end to end (offline extraction + {getattr(client.embedder, 'model', 'embeddings')} on CPU + database): {len(e2e.unit_ids)} facts from "
         f"{len(tail_items)} turns in {e2e_seconds:.1f} s = {len(e2e.unit_ids) / e2e_seconds:.0f} facts/s"
     )
     out = Path(args.output)
