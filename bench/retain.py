@@ -222,7 +222,8 @@ def main() -> None:
     )
     print(f"links: {links}; entities: {entities}")
     print(
-        f"end to end (offline extraction + {getattr(client.embedder, 'model', 'embeddings')} on CPU + database): {len(e2e.unit_ids)} facts from "
+        f"end to end (offline extraction + {getattr(client.embedder, 'model', 'embeddings')} on CPU + database): "
+        f"{len(e2e.unit_ids)} facts from "
         f"{len(tail_items)} turns in {e2e_seconds:.1f} s = {len(e2e.unit_ids) / e2e_seconds:.0f} facts/s"
     )
     out = Path(args.output)
