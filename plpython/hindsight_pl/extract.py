@@ -406,11 +406,14 @@ def _number_before(sentence: str, tokens: list[tuple[str, int]], start: int) -> 
 
 
 def _plain(word: str) -> str:
-    """A word for the stop list: lower case, straight apostrophe, no plural -s ("Saturdays") and no
-    contracted 's ("She's", "What's")."""
+    """A word for the stop list: lower case, straight apostrophe, no plural -s ("Saturdays"), no
+    contraction of a stop word ("She's", "What's", "We'll", "They're"), and "not" for a negated verb."""
     lower = word.lower().replace("’", "'")
-    if lower.endswith("'s") and lower[:-2] in _NOT_NAMES:
-        return lower[:-2]
+    if lower.endswith("n't"):
+        return "not"  # "Don't", "Can't": a negated verb is never a name
+    for suffix in ("'s", "'ll", "'re", "'ve", "'d", "'m"):
+        if lower.endswith(suffix) and lower[: -len(suffix)] in _NOT_NAMES:
+            return lower[: -len(suffix)]
     return lower[:-1] if lower.endswith("s") and lower[:-1] in _NOT_NAMES and len(lower) > 3 else lower
 
 
@@ -475,6 +478,8 @@ class OfflineExtractor:
             entities=list(entities.values()),
         )
         window = temporal.parse_temporal(said, timestamp, self.time_zone, self.hemisphere)
+        if window is not None and _open_ended(*window):
+            window = None  # "wireframes by Friday": a deadline, not the decade before it a question would search
         if window is not None:
             start, end = (w.astimezone(UTC) for w in window)
             if (end < timestamp - _HALF_YEAR and not _in_the_past(said)
@@ -520,6 +525,13 @@ class VerbatimExtractor:
             fact_type = "experience" if who and who.lower() == self.agent_name else "world"
             facts.append(Fact(text=said, chunk_index=index, fact_type=fact_type, entities=list(names.values())))
         return facts
+
+
+def _open_ended(start: datetime, end: datetime) -> bool:
+    """Whether a window is an open end ("by Friday", "before 2020", "since 2019" said of the future): more
+    than five years long and not a decade ("in the 1990s" starts on 1 January of a year ending in 0)."""
+    named_decade = start.month == 1 and start.day == 1 and start.year % 10 == 0
+    return end - start > 5 * _ONE_YEAR and not named_decade
 
 
 def _in_the_past(said: str) -> bool:

@@ -93,6 +93,7 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         # a contracted pronoun or question word opening a sentence is no name
         ("Lena joined Brightwater Health. She's working on Juniper.", (), ["Lena", "Brightwater Health", "Juniper"]),
         ("What's everyone up to? That's Tom's bike.", (), ["Tom"]),
+        ("We'll see. Don't wait for Ana. They're late.", (), ["Ana"]),
     ],
 )
 def test_find_names(passage, known, names):
@@ -130,6 +131,25 @@ def test_offline_extractor_turns_dates_entities_and_types():
 def test_relative_dates_resolve_against_the_item_time(said, day):
     (fact,) = OfflineExtractor().extract([said], timestamp=SAID)
     assert fact.occurred_start is not None and fact.occurred_start.date().isoformat() == day
+
+
+@pytest.mark.parametrize(
+    "said",
+    [
+        "First checkout wireframes by Friday.",  # a deadline: not the ten years before Friday
+        "We need the prototype before mid-February.",
+        "Nothing has changed since 2019, honestly.",
+    ],
+)
+def test_an_open_end_dates_no_fact(said):
+    (fact,) = OfflineExtractor().extract([said], timestamp=SAID)
+    assert (fact.occurred_start, fact.occurred_end) == (None, None)
+
+
+def test_a_named_decade_dates_a_fact():
+    (fact,) = OfflineExtractor().extract(["My parents met in the 1990s."], timestamp=SAID)
+    start, end = fact.occurred_start.date().isoformat(), fact.occurred_end.date().isoformat()
+    assert (start, end) == ("1990-01-01", "1999-12-31")
 
 
 def test_time_zone_of_the_bank_sets_the_day():
