@@ -7,7 +7,8 @@
 #   make test          unit and database tests (installs the extension files first), about 2 minutes;
 #                      the ten slowest are listed at the end.
 #   make test-slow     the end-to-end tests make test leaves out (marked slow: dbt, LoCoMo, MCP and the
-#                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades), about 4 minutes.
+#                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades, the inspector
+#                      in chromium, which it installs from Debian), about 5 minutes.
 #   make lint          ruff and mypy.
 #   make citus         (as root) build and install Citus 13.2.2 from CITUS_SRC (a source tarball or tree;
 #                      default ../shared/third_party/citus-13.2.2.tar.gz), about 4 minutes; skipped
@@ -116,7 +117,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -223,10 +224,22 @@ $(VENV)/.installed: pyproject.toml
 	@$(VENV)/bin/pip install -q --disable-pip-version-check torch==2.13.0 2>&1 | $(HIDE_PIP_NOISE)
 	@$(VENV)/bin/pip install -q --disable-pip-version-check -e '.[dev]' 2>&1 | $(HIDE_PIP_NOISE)
 	@$(VENV)/bin/python -c 'import torch, sentence_transformers, hindsight_pg' # fail here if an install failed
+	@$(MAKE) -s ui-assets
 	@echo "[install] dbt: virtual environment .venv-dbt (dbt-core 1.10, dbt-postgres 1.9) for examples/dbt"
 	@test -x .venv-dbt/bin/dbt || { $(PYTHON) -m venv .venv-dbt && \
 	  .venv-dbt/bin/pip install -q --disable-pip-version-check 'dbt-core==1.10.*' 'dbt-postgres==1.9.*' 2>&1 | $(HIDE_PIP_NOISE); }
 	@touch $@
+
+# The inspector's graph drawing (docs/ui.md): vis-network, taken at build time from the pyvis
+# wheel that ships it (nothing is loaded from the network when the page runs).
+VIS_NETWORK := hindsight_pg/ui/static/vis-network.min.js
+ui-assets: $(VIS_NETWORK)
+$(VIS_NETWORK):
+	@echo "[install] inspector: vis-network 9.1.2 from the pyvis 0.3.2 wheel"
+	@tmp=$$(mktemp -d) && $(VENV)/bin/pip download -q --disable-pip-version-check --no-deps -d $$tmp pyvis==0.3.2 \
+	  2>&1 | $(HIDE_PIP_NOISE); $(VENV)/bin/python -c "import sys, zipfile, glob; \
+	  w = zipfile.ZipFile(glob.glob(sys.argv[1] + '/pyvis-*.whl')[0]); \
+	  open(sys.argv[2], 'wb').write(w.read('pyvis/lib/vis-9.1.2/vis-network.min.js'))" $$tmp $@ && rm -rf $$tmp
 
 demo:
 	@test -f $(VENV)/.installed -a -f $(SHAREDIR)/extension/$(notdir $(EXT_SCRIPT)) || $(MAKE) install
@@ -236,7 +249,15 @@ demo:
 test: $(VENV)/.installed install-extension
 	$(VENV)/bin/pytest -m "not slow"
 
-test-slow: $(VENV)/.installed install-extension
+# The inspector's browser test (tests/db/test_ui_browser.py) drives Debian's chromium through its driver.
+BROWSER_PACKAGES := chromium chromium-driver
+browser-packages:
+	@missing=$$(for p in $(BROWSER_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q 'ok installed' || echo $$p; done); \
+	if [ -n "$$missing" ]; then echo "[install] Debian packages for the browser test:" $$missing; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; fi
+
+test-slow: $(VENV)/.installed install-extension browser-packages
 	$(VENV)/bin/pytest -m slow
 
 # Citus is built from source (no Debian 12 package of it carries PostgreSQL 15 here); the one fix it

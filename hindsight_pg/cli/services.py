@@ -86,3 +86,20 @@ def serve_models(
     render.err.print(f"hindsight-pg model server on http://{host}:{port} (embeddings: {embedding_model}; "
               f"cross-encoder: {reranker_model or 'none'})")  # fmt: skip
     serve(embedder, reranker, host, port)
+
+
+@app.command(short_help="Serve a read-only web inspector of the banks and of recall.")
+def ui(
+    dsn: Dsn = None,
+    host: Annotated[str, typer.Option(help="Address to listen on (127.0.0.1: this machine only).")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8765,
+) -> None:
+    """Serve the inspector (docs/ui.md): the banks with their counts, a bank's timeline and entities, and a
+    recall playground that shows why each memory came back. Read-only; it connects as the DSN's role, so
+    row-level security decides what it shows."""
+    import uvicorn
+
+    from ..ui import create_app
+
+    render.err.print(f"hindsight-pg inspector on http://{host}:{port} (Ctrl-C stops it)")
+    uvicorn.run(create_app(dsn), host=host, port=port, log_level="warning")

@@ -1,0 +1,241 @@
+"""A read-only web inspector of banks and recall traces (``hindsight-pg ui``; docs/ui.md).
+
+Pages: the banks with their counts; a bank's timeline (units per week or month, a chosen range's
+units, paginated); its entities (mention counts, co-occurrences, drawn with vis-network, bundled
+at build time); a recall playground (every arm's rank and score, fusion, the rerank or passthrough
+score, each boost, the final score as a stacked bar, the time window, milliseconds per phase, the
+candidates that did not make it, and the equivalent SQL call). Every page reads through the driver
+as the connecting role, so row-level security decides what it shows; nothing writes. Jinja2
+escapes every value (bank ids, memory text, queries).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from jinja2 import Environment, FileSystemLoader, select_autoescape
+from markupsafe import Markup
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from .._client import Client, connect
+from .._errors import BankNotFoundError, HindsightError, InvalidInputError
+
+HERE = Path(__file__).parent
+PAGE_SIZE = 50
+TYPES = ("world", "experience", "observation")
+
+_templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
+
+
+def _safe_json(text: str) -> Markup:
+    """JSON for a <script type="application/json"> block: no "</script>" (or any tag) can end it early."""
+    return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
+
+
+def _next_bucket(start: datetime, grain: str) -> date:
+    """The last day of the week or month that starts at ``start``."""
+    if grain == "week":
+        return (start + timedelta(days=6)).date()
+    following = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
+    return (following - timedelta(days=1)).date()
+
+
+_templates.filters["safe_json"] = _safe_json
+_templates.filters["next_bucket"] = _next_bucket
+
+
+def create_app(dsn: str | None = None) -> Starlette:
+    """The inspector as an ASGI app on the database ``dsn`` (default: as :func:`hindsight_pg.connect`)."""
+
+    @contextmanager
+    def client() -> Iterator[Client]:
+        with connect(dsn) as c:
+            yield c
+
+    def page(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
+        html = _templates.get_template(template).render(request=request, **values)
+        return HTMLResponse(html, status_code=status)
+
+    def failure(request: Request, exc: Exception) -> HTMLResponse:
+        if isinstance(exc, BankNotFoundError):
+            return page(request, "error.html", 404, title="Unknown bank", message=str(exc.args[0]),
+                        hint="The bank does not exist, or this role may not read it.")  # fmt: skip
+        if isinstance(exc, InvalidInputError):
+            return page(request, "error.html", 400, title="Bad input", message=str(exc.args[0]), hint=exc.hint)
+        return page(request, "error.html", 503, title="The database did not answer", message=str(exc.args[0]),
+                    hint="Is the server running, and is the DSN right? (hindsight-pg server status)")  # fmt: skip
+
+    async def banks(request: Request) -> Response:
+        try:
+            with client() as c:
+                rows = c.conn.execute(
+                    "SELECT s.*, b.config, (SELECT count(*) FROM hindsight.memory_links k WHERE k.bank_id = s.bank_id)"
+                    " AS links FROM hindsight.bank_stats s JOIN hindsight.banks b USING (bank_id) ORDER BY s.bank_id"
+                ).fetchall()
+                names = [d.name for d in c.conn.execute("SELECT * FROM hindsight.bank_stats LIMIT 0").description or []]
+                defaults = c.conn.execute("SELECT hindsight._default_config()").fetchone()[0]  # type: ignore[index]
+        except HindsightError as exc:
+            return failure(request, exc)
+        listed = []
+        for row in rows:
+            values = dict(zip([*names, "config", "links"], row, strict=True))
+            values["changed"] = {k: v for k, v in (values.pop("config") or {}).items() if defaults.get(k) != v}
+            listed.append(values)
+        return page(request, "banks.html", banks=listed)
+
+    async def timeline(request: Request) -> Response:
+        bank_id = request.path_params["bank_id"]
+        args = request.query_params
+        grain = "week" if args.get("by") == "week" else "month"
+        try:
+            start, end = _day(args.get("start")), _day(args.get("end"))
+            offset = max(0, int(args.get("page", "1")) - 1) * PAGE_SIZE
+        except ValueError as exc:
+            return failure(request, InvalidInputError(f"bad range or page: {exc}"))
+        try:
+            with client() as c:
+                c.get_bank(bank_id)  # HS404 for an unknown bank
+                buckets = c.conn.execute(
+                    "SELECT date_trunc(%(g)s, d) AS bucket, count(*) FROM (SELECT hindsight._effective_date("
+                    "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
+                    " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
+                ).fetchall()  # fmt: skip
+                units = c.conn.execute(
+                    "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id,"
+                    " count(*) OVER () FROM hindsight.memory_units WHERE bank_id = %(b)s"
+                    " AND (%(s)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
+                    " >= %(s)s::date) AND (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start,"
+                    " occurred_end, mentioned_at) < %(e)s::date + 1)"
+                    " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
+                    " LIMIT %(n)s OFFSET %(o)s", {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset},
+                ).fetchall()  # fmt: skip
+        except HindsightError as exc:
+            return failure(request, exc)
+        total = units[0][-1] if units else 0
+        peak = max((n for _, n in buckets), default=0)
+        return page(request, "timeline.html", bank_id=bank_id, grain=grain, buckets=buckets, peak=peak,
+                    units=units, total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
+                    pages=max(1, -(-total // PAGE_SIZE)))  # fmt: skip
+
+    async def entities(request: Request) -> Response:
+        bank_id = request.path_params["bank_id"]
+        try:
+            with client() as c:
+                c.get_bank(bank_id)
+                top = c.conn.execute(
+                    "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
+                    " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT 40", (bank_id,),
+                ).fetchall()  # fmt: skip
+                ids = [row[0] for row in top]
+                edges = c.conn.execute(
+                    "SELECT entity_a_id, entity_b_id, co_occurrences FROM hindsight.entity_graph WHERE bank_id = %s"
+                    " AND entity_a_id = ANY(%s) AND entity_b_id = ANY(%s) AND entity_a_id < entity_b_id"
+                    " ORDER BY co_occurrences DESC LIMIT 120", (bank_id, ids, ids),
+                ).fetchall()  # fmt: skip
+                chosen = request.query_params.get("entity")
+                mentions = c.conn.execute(
+                    "SELECT u.text, hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)"
+                    " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
+                    " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
+                    " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY 2 DESC, u.id"
+                    " LIMIT 50", (bank_id, chosen),
+                ).fetchall() if chosen else []  # fmt: skip
+        except HindsightError as exc:
+            return failure(request, exc)
+        graph = {
+            "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
+            "edges": [{"from": str(a), "to": str(b), "value": n, "title": f"{n} together"} for a, b, n in edges],
+        }
+        return page(request, "entities.html", bank_id=bank_id, top=top, graph=json.dumps(graph), chosen=chosen,
+                    mentions=mentions)  # fmt: skip
+
+    async def playground(request: Request) -> Response:
+        bank_id = request.path_params["bank_id"]
+        form = request.query_params
+        query, budget, tokens = form.get("q", ""), form.get("budget", "mid"), form.get("max_tokens", "1024")
+        types, tags_text = form.getlist("types"), form.get("tags", "")
+        start_text, end_text, show_dropped = form.get("start", ""), form.get("end", ""), form.get("dropped") == "on"
+        values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
+                  "start": start_text, "end": end_text, "dropped": show_dropped}  # fmt: skip
+        response = sql = None
+        try:
+            with client() as c:
+                c.get_bank(bank_id)
+                if query.strip():
+                    window = None
+                    if start_text or end_text:
+                        start, end = _day(start_text), _day(end_text)
+                        if start is None or end is None:
+                            raise InvalidInputError("a time window needs both a start and an end day")
+                        window = (_midnight(start), _midnight(end, last=True))
+                    tags = [t.strip() for t in tags_text.split(",") if t.strip()] or None
+                    if not tokens.strip().isdigit():
+                        raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
+                    max_tokens = int(tokens)
+                    response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
+                                        tags=tags, temporal_window=window, trace=True)  # fmt: skip
+                    sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
+        except (HindsightError, ValueError) as exc:
+            return failure(request, exc if isinstance(exc, HindsightError) else InvalidInputError(str(exc)))
+        rows, dropped = _explain(response) if response is not None else ([], [])
+        return page(request, "recall.html", bank_id=bank_id, values=values, types=TYPES, response=response,
+                    rows=rows, dropped=dropped if show_dropped else None, sql=sql)  # fmt: skip
+
+    return Starlette(routes=[
+        Route("/", banks),
+        Route("/banks/{bank_id:path}/entities", entities),
+        Route("/banks/{bank_id:path}/recall", playground),
+        Route("/banks/{bank_id:path}", timeline),
+        Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
+    ])  # fmt: skip
+
+
+def _day(text: str | None) -> date | None:
+    return date.fromisoformat(text) if text else None
+
+
+def _midnight(day: date, last: bool = False) -> datetime:
+    moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
+    return moment.replace(hour=23, minute=59, second=59, microsecond=999999) if last else moment
+
+
+def _explain(response: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each result with its score parts (the final score split into the rerank score and what the
+    boosts added or took), and the scored candidates that were not packed."""
+    rows = []
+    for r in response.results:
+        s = r.scores
+        base = max(min(s.rerank, s.final), 0.0)
+        rows.append({"result": r, "base": base, "gain": max(s.final - s.rerank, 0.0),
+                     "loss": max(s.rerank - s.final, 0.0)})  # fmt: skip
+    kept = {str(r.id) for r in response.results}
+    scored = (response.trace or {}).get("scoring", {}).get("results", [])
+    dropped = [x for x in scored if x["id"] not in kept][:50]
+    return rows, dropped
+
+
+def _sql_call(bank_id: str, query: str, budget: str, max_tokens: int, types: list[str], tags: list[str] | None,
+              window: tuple[datetime, datetime] | None) -> str:  # fmt: skip
+    """The hindsight.recall call a SQL user would write for the same recall (literals quoted)."""
+
+    def literal(value: str) -> str:
+        return "'" + value.replace("'", "''") + "'"
+
+    parts = [literal(bank_id), literal(query), f"budget => {literal(budget)}", f"max_tokens => {max_tokens}"]
+    if types:
+        parts.append("types => ARRAY[" + ", ".join(map(literal, types)) + "]")
+    if tags:
+        parts.append("tags => ARRAY[" + ", ".join(map(literal, tags)) + "]")
+    if window:
+        parts.append(f"temporal_window => tstzrange({literal(window[0].isoformat())}, "
+                     f"{literal(window[1].isoformat())}, '[]')")  # fmt: skip
+    return "SELECT * FROM hindsight.recall(" + ", ".join(parts) + ");"

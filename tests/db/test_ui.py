@@ -1,0 +1,111 @@
+"""The web inspector's pages against the real database (starlette's test client): an empty bank, a
+LoCoMo conversation, an unknown bank, a database that is down, and HTML in ids, memories and queries."""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from pathlib import Path
+
+import pytest
+from starlette.testclient import TestClient
+
+from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg.ui import create_app
+
+LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
+PAGES = ["", "/entities", "/recall", "/recall?q=What+did+Caroline+research%3F&dropped=on"]
+
+
+@pytest.fixture
+def ui(db):
+    return TestClient(create_app(db.info.dsn))
+
+
+def cells(page: str, table: str) -> list[list[str]]:
+    """The text of each body row's cells of table ``table`` (tags stripped, entities decoded)."""
+    body = re.search(rf'<table id="{table}">.*?<tbody>(.*?)</tbody>', page, re.S)
+    assert body, f"no table {table}"
+
+    def text(cell: str) -> str:
+        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", cell)).split())
+
+    return [[text(c) for c in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body.group(1), re.S)]  # fmt: skip
+
+
+def test_every_page_of_an_empty_bank(ui, client):
+    client.create_bank("empty")
+    banks = ui.get("/")
+    assert banks.status_code == 200
+    (row,) = cells(banks.text, "banks")
+    assert row[0] == "empty" and row[1:8] == ["0"] * 7 and row[8:10] == ["", ""]
+    for path in PAGES:
+        page = ui.get(f"/banks/empty{path}")
+        assert page.status_code == 200, path
+    assert "0 units" in ui.get("/banks/empty").text
+    recall = ui.get("/banks/empty/recall?q=anything")
+    assert "0 results" in recall.text and cells(recall.text, "results") == []
+
+
+@pytest.mark.skipif(not LOCOMO.exists(), reason="LoCoMo data not found (set HINDSIGHT_LOCOMO)")
+def test_every_page_of_a_locomo_conversation(ui, client):
+    (conv,) = [c for c in load_locomo(LOCOMO) if c.sample_id == "conv-26"]
+    client.create_bank("conv-26", config={"extractor": "verbatim"})
+    client.retain_batch("conv-26", conv.items[:60])  # sessions 1-4, May and June 2023
+    (row,) = cells(ui.get("/").text, "banks")
+    assert row[:2] == ["conv-26", "60"] and row[7] == "60"  # units, documents
+    assert row[8:10] == ["2023-05-08", "2023-06-27"]
+    timeline = ui.get("/banks/conv-26?by=month").text
+    assert len(re.findall(r'class="bar"', timeline)) == 2  # May and June 2023
+    assert "60 units" in timeline
+    may = ui.get("/banks/conv-26?by=month&start=2023-05-01&end=2023-05-31").text
+    assert re.search(r"(\d+) units from 2023-05-01 to 2023-05-31", may)
+    entities = ui.get("/banks/conv-26/entities").text
+    names = [r[0] for r in cells(entities, "entities")]
+    assert set(names[:2]) == {"Caroline", "Melanie"}  # the speakers are the most mentioned
+    graph = json.loads(html.unescape(re.search(r'<script id="graph-data"[^>]*>(.*?)</script>', entities, re.S)[1]))
+    assert {n["label"] for n in graph["nodes"]} == set(names) and graph["edges"]
+    caroline = ui.get("/banks/conv-26/entities?entity=Caroline").text
+    assert "Units that name Caroline" in caroline and caroline.count("<li>") >= 10
+    recall = ui.get("/banks/conv-26/recall?q=When+did+Caroline+go+to+the+LGBTQ+support+group%3F&dropped=on").text
+    results = cells(recall, "results")
+    assert results and results[0][0] == "1" and "support group" in results[0][1]
+    assert 'id="window"' in recall and "SELECT * FROM hindsight.recall(&#39;conv-26&#39;" in recall
+    assert 'id="dropped"' in recall
+    # the copied SQL runs and gives the same first result
+    sql = html.unescape(re.search(r'<textarea id="sql"[^>]*>(.*?)</textarea>', recall, re.S)[1])
+    assert client.conn.execute(sql).fetchone()[2] == results[0][1]
+
+
+def test_an_unknown_bank_and_bad_input_have_pages_of_their_own(ui):
+    for path in PAGES:
+        page = ui.get(f"/banks/nobody{path}")
+        assert page.status_code == 404 and 'unknown bank "nobody"' in html.unescape(page.text), path
+    bad = ui.get("/banks/nobody?start=yesterday")
+    assert bad.status_code == 400 and "bad range or page" in bad.text
+    assert ui.post("/").status_code == 405  # read-only: nothing but GET
+
+
+def test_a_database_that_is_down_has_a_page():
+    down = TestClient(create_app("host=127.0.0.1 port=1 dbname=x connect_timeout=2"))
+    page = down.get("/")
+    assert page.status_code == 503 and "The database did not answer" in page.text and "cannot connect" in page.text
+
+
+def test_html_in_bank_ids_memories_and_queries_is_escaped(ui, client):
+    bank = "<b>\"bank\" & 'co'</b>"
+    client.create_bank(bank)
+    client.retain(bank, "Dana: <script>alert('memory')</script> moved to Lyon & Co.", entities=["</script><i>x"])
+    everything = [ui.get("/").text] + [ui.get(f"/banks/{bank}{p}").text for p in PAGES]
+    everything.append(ui.get(f"/banks/{bank}/recall", params={"q": "<img src=x onerror=alert(1)> Lyon"}).text)
+    everything.append(ui.get(f"/banks/{bank}/entities", params={"entity": "</script><i>x"}).text)
+    for page in everything:
+        assert "<b>" not in page and "<script>alert" not in page and "<img src=x" not in page and "<i>x" not in page
+    assert "&lt;b&gt;&#34;bank&#34; &amp; &#39;co&#39;&lt;/b&gt;" in everything[0]
+    assert "&lt;script&gt;alert(&#39;memory&#39;)&lt;/script&gt;" in everything[1]
+    assert "&lt;img src=x onerror=alert(1)&gt; Lyon" in everything[-2]
+    # the entity graph's JSON cannot close its script block
+    graph = re.search(r'<script id="graph-data"[^>]*>(.*?)</script>', everything[2], re.S)[1]
+    assert "</script>" not in graph and "\\u003c/script\\u003e\\u003ci\\u003ex" in graph
