@@ -57,6 +57,7 @@ from ._types import (
 )
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
+_PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
 T = TypeVar("T")
 
 
@@ -187,7 +188,7 @@ class Client:
         # the embedder the caller chose, else each bank's own provider (embedder_for)
         self.embedder: Embedder = embedder or LocalEmbedder()
         self._own_embedder = embedder is not None
-        self._providers: dict[str, Any] = {}
+        self._providers = _PROVIDERS  # a bank's model loads once per process, whatever client asks for it
         self.extractor = extractor
         self.reranker = reranker
         self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
@@ -196,7 +197,7 @@ class Client:
     def embedder_for(self, bank_id: str) -> Embedder:
         """The embedder that makes ``bank_id``'s vectors: the one given to :func:`connect` after checking that
         its ``model`` is the bank's ``embedding_model``, else the bank's provider (``hindsight.provider_config``)
-        made once per client. Raises :class:`BankNotFoundError` for an unknown bank and
+        made once per process. Raises :class:`BankNotFoundError` for an unknown bank and
         :class:`EmbeddingModelError` when the embedder, or the bank's provider, makes another model's vectors."""
         with _errors():
             provider, model = self.conn.execute(

@@ -27,7 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .._client import Client, connect
-from .._errors import BankNotFoundError, HindsightError, InvalidInputError
+from .._errors import BankNotFoundError, ConnectionLostError, HindsightError, InvalidInputError
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
@@ -56,10 +56,21 @@ _templates.filters["next_bucket"] = _next_bucket
 def create_app(dsn: str | None = None) -> Starlette:
     """The inspector as an ASGI app on the database ``dsn`` (default: as :func:`hindsight_pg.connect`)."""
 
+    kept: list[Client] = []  # one connection, reused: a new session would import the in-database Python again
+
     @contextmanager
     def client() -> Iterator[Client]:
-        with connect(dsn) as c:
-            yield c
+        # the handlers run one at a time on the event loop (their database calls block it), so one
+        # connection serves them all; a broken one is dropped and the next request connects again
+        if kept and (kept[0].conn.closed or kept[0].conn.broken):
+            kept.clear()
+        if not kept:
+            kept.append(connect(dsn))
+        try:
+            yield kept[0]
+        except ConnectionLostError:
+            kept.clear()
+            raise
 
     def page(request: Request, template: str, status: int = 200, **values: Any) -> HTMLResponse:
         html = _templates.get_template(template).render(request=request, **values)
@@ -136,10 +147,12 @@ def create_app(dsn: str | None = None) -> Starlette:
                     " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT 40", (bank_id,),
                 ).fetchall()  # fmt: skip
                 ids = [row[0] for row in top]
+                # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of
+                # every unit's entities: one index probe per shown entity
                 edges = c.conn.execute(
-                    "SELECT entity_a_id, entity_b_id, co_occurrences FROM hindsight.entity_graph WHERE bank_id = %s"
-                    " AND entity_a_id = ANY(%s) AND entity_b_id = ANY(%s) AND entity_a_id < entity_b_id"
-                    " ORDER BY co_occurrences DESC LIMIT 120", (bank_id, ids, ids),
+                    "SELECT entity_id, other_entity_id, unit_count FROM hindsight._entity_cooccurrences"
+                    " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s)"
+                    " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
                 ).fetchall()  # fmt: skip
                 chosen = request.query_params.get("entity")
                 mentions = c.conn.execute(
