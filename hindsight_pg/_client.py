@@ -195,26 +195,31 @@ class Client:
         self.retries = 0  # transactions run again after a deadlock or serialization failure (docs/reliability.md)
 
     def embedder_for(self, bank_id: str) -> Embedder:
-        """The embedder that makes ``bank_id``'s vectors: the one given to :func:`connect` after checking that
-        its ``model`` is the bank's ``embedding_model``, else the bank's provider (``hindsight.provider_config``)
-        made once per process. Raises :class:`BankNotFoundError` for an unknown bank and
-        :class:`EmbeddingModelError` when the embedder, or the bank's provider, makes another model's vectors."""
+        """The embedder that makes ``bank_id``'s vectors (:meth:`embedder_of` its config). Raises
+        :class:`BankNotFoundError` for an unknown bank and :class:`EmbeddingModelError` (see there)."""
         with _errors():
-            provider, model = self.conn.execute(
-                "SELECT hindsight.provider_config(%(b)s, 'embedding'),"
-                " hindsight.bank_config(%(b)s)->>'embedding_model'", {"b": bank_id},
-            ).fetchone()  # type: ignore[misc]  # fmt: skip
-        if not self._own_embedder:
-            embedder: Embedder = providers.cached(self._providers, "embedding", provider)
-            return embedder
-        given = getattr(self.embedder, "model", None)
-        if given is not None and given != model:
+            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
+        return self.embedder_of(bank_id, row[0] if row else {})
+
+    def embedder_of(self, bank_id: str, config: Mapping[str, Any]) -> Embedder:
+        """The embedder that makes the vectors of a bank whose effective config is ``config``: the one given
+        to :func:`connect` after checking that its ``model`` is the bank's ``embedding_model``, else the
+        bank's own ``embedding_provider`` or its local ``embedding_model``, made once per process. Raises
+        :class:`EmbeddingModelError` when that embedder makes another model's vectors."""
+        model = config.get("embedding_model")
+        if self._own_embedder:
+            embedder = self.embedder
+        else:
+            provider = config.get("embedding_provider") or {"kind": "local", "model": model}
+            embedder = providers.cached(self._providers, "embedding", provider)
+        given = getattr(embedder, "model", None)
+        if given is not None and model is not None and given != model:
             raise EmbeddingModelError(
                 f"bank {bank_id!r} holds vectors made with {model}; this client's embedder makes {given}",
                 hint=f"Connect without embedder= (the bank's own model is used), or re-make the bank's vectors: "
                 f"hindsight-pg reembed {bank_id} --model {given}.",
             )
-        return self.embedder
+        return embedder
 
     def reembed(
         self,
@@ -663,8 +668,10 @@ class Client:
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
         }  # fmt: skip
         with _errors():
-            found = recalling.recall(PsycopgDatabase(self.conn), bank_id, query, embedder=self.embedder_for(bank_id),
-                                     reranker=self.reranker, **arguments)  # fmt: skip
+            found = recalling.recall(
+                PsycopgDatabase(self.conn), bank_id, query, embedder=None, reranker=self.reranker,
+                embedder_for=lambda config: self.embedder_of(bank_id, config), **arguments,
+            )  # fmt: skip
         return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
 
 

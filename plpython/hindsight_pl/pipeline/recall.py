@@ -7,7 +7,7 @@ docs/recall.md describes every stage; this module only decides which SQL runs.""
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from ..errors import InputError
@@ -69,14 +69,17 @@ def recall(
     query: str,
     *,
     embedder: Embedder | None = None,
+    embedder_for: Callable[[Mapping[str, Any]], Embedder] | None = None,
     reranker: Reranker | None = None,
     **arguments: Any,
 ) -> dict[str, Any]:
     """Recall ``query`` from the bank: ``{"results": [rows of hindsight.recall as JSON objects, best
     first], "trace": {...} or None}``. ``arguments`` are those of :data:`CANDIDATE_ARGUMENTS` and
     :data:`FINISH_ARGUMENTS` (defaults :data:`DEFAULTS`; times and the window as the database reads
-    them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, else
-    the database does; ``reranker`` scores the candidates here, else the bank's cross-encoder does.
+    them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, or the one
+    ``embedder_for(bank config)`` gives (chosen from the config this call reads anyway: no extra round
+    trip), else the database does; ``reranker`` scores the candidates here, else the bank's cross-encoder
+    does.
 
     Raises :class:`InputError` for a blank query or an unknown argument, ``ProviderError`` when a
     model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
@@ -88,7 +91,9 @@ def recall(
     query = clean_text(query)
     if not is_meaningful(query):
         raise InputError(f"query is blank or has only punctuation: {query[:40]!r}")
-    one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
+    row = one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
+    if embedder_for is not None:
+        embedder = embedder_for((json_of(row["config"]) if row else None) or {})
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
     if reranker is None:
