@@ -54,25 +54,32 @@ def free_port() -> int:
 @contextmanager
 def model_server(embedder, reranker) -> Iterator[str]:  # type: ignore[no-untyped-def]
     """The real TEI-protocol model server (uvicorn) in a thread; yields its base URL."""
-    import uvicorn
-
     from hindsight_pg._model_server import create_app
 
+    with serve(create_app(embedder, reranker), "/health") as url:
+        yield url
+
+
+@contextmanager
+def serve(app, ready_path: str = "/") -> Iterator[str]:  # type: ignore[no-untyped-def]
+    """An ASGI ``app`` served by uvicorn in a thread on a free port, once ``ready_path`` answers 200;
+    yields its base URL and stops it afterwards."""
+    import uvicorn
+
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(create_app(embedder, reranker), host="127.0.0.1", port=port,
-                                           log_level="warning"))  # fmt: skip
+    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
-            if requests.get(f"{url}/health", timeout=1).status_code == 200:
+            if requests.get(f"{url}{ready_path}", timeout=1).status_code == 200:
                 break
         except requests.ConnectionError:
             time.sleep(0.05)
     else:
-        raise RuntimeError(f"model server on {url} did not start")
+        raise RuntimeError(f"server on {url} did not start")
     try:
         yield url
     finally:

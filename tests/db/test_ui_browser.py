@@ -7,13 +7,11 @@ from __future__ import annotations
 
 import os
 import shutil
-import threading
 import time
 from pathlib import Path
 
 import pytest
-import requests
-from _models import free_port
+from _models import serve
 
 from hindsight_pg._inputs import read_items
 from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
@@ -29,25 +27,10 @@ pytestmark = [
 
 @pytest.fixture
 def server(db, client):
-    import uvicorn
-
     client.create_bank("demo", name="hindsight_pg demo")
     client.retain_batch("demo", read_items(str(EXAMPLE_CONVERSATION)))
-    port = free_port()
-    app = uvicorn.Server(uvicorn.Config(create_app(db.info.dsn), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=app.run, daemon=True)
-    thread.start()
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(url, timeout=1).status_code == 200:
-                break
-        except requests.ConnectionError:
-            time.sleep(0.1)
-    yield url
-    app.should_exit = True
-    thread.join(timeout=10)
+    with serve(create_app(db.info.dsn)) as url:
+        yield url
 
 
 @pytest.fixture
