@@ -36,7 +36,7 @@ def main() -> None:
             "SELECT canonical_name FROM hindsight.entities WHERE bank_id = %s ORDER BY mention_count DESC LIMIT 1",
             (args.bank,),
         ).fetchone()
-    ui = TestClient(create_app(args.dsn))
+    ui = TestClient(create_app(args.dsn), base_url="http://127.0.0.1")
     b = args.bank
     pages = {
         "banks": "/",

@@ -257,6 +257,8 @@ class Client:
                 ).fetchone()  # type: ignore[misc]
             embedder = providers.embedder(setting if name == model else {"kind": "local", "model": model})
         target = embedder
+        with _errors():
+            target.embed(["warm-up"], kind="passage")  # a model that cannot load fails before the run starts
         if getattr(target, "model", model) != model:
             raise InvalidInputError(f"the embedder makes {target.model} vectors, not {model}")  # type: ignore[attr-defined]
         with _errors():
@@ -277,8 +279,8 @@ class Client:
                         break
                     vectors = target.embed([text for _, text in rows], kind="passage")
                     self.conn.execute(
-                        "SELECT hindsight.reembed_store(%s, %s, %s::vector[])",
-                        (bank_id, [unit for unit, _ in rows], [recalling.vector_text(v) for v in vectors]),
+                        "SELECT hindsight.reembed_store(%s, %s, %s, %s::vector[])",
+                        (bank_id, model, [unit for unit, _ in rows], [recalling.vector_text(v) for v in vectors]),
                     )
                 done += len(rows)
                 if progress is not None:
@@ -291,8 +293,8 @@ class Client:
                     ).fetchall()  # fmt: skip
                     vectors = target.embed([content or "" for _, content in models], kind="passage") if models else []
                     row = self.conn.execute(
-                        "SELECT hindsight.reembed_finish(%s, %s, %s::vector[])",
-                        (bank_id, [m for m, _ in models], [recalling.vector_text(v) for v in vectors]),
+                        "SELECT hindsight.reembed_finish(%s, %s, %s, %s::vector[])",
+                        (bank_id, model, [m for m, _ in models], [recalling.vector_text(v) for v in vectors]),
                     ).fetchone()  # fmt: skip
                 return int(row[0]) if row else 0
             except HindsightError as exc:

@@ -107,6 +107,9 @@ def from_database(exc: psycopg.Error) -> HindsightError:
             "back, nothing of this call was kept",
             hint="The server stopped or the backend was terminated. Connect again (hindsight_pg.connect) and retry.",
         )
+    if isinstance(exc, psycopg.DataError) and exc.sqlstate is None:
+        # refused by psycopg before it reached the server, e.g. a NUL character, which PostgreSQL cannot hold
+        return InvalidInputError(str(exc).strip().splitlines()[0], hint="Remove NUL (0x00) characters.")
     diag = exc.diag
     sqlstate = exc.sqlstate or ""
     message = diag.message_primary or str(exc).strip()

@@ -99,7 +99,9 @@ def ui(
     row-level security decides what it shows."""
     import uvicorn
 
-    from ..ui import create_app
+    from ..ui import LOOPBACK, create_app
 
+    # the Host header must name this server (no DNS rebinding); bound to every address, any name goes
+    allowed = LOOPBACK if host in LOOPBACK else ["*"] if host in ("0.0.0.0", "::") else [host]
     render.err.print(f"hindsight-pg inspector on http://{host}:{port} (Ctrl-C stops it)")
-    uvicorn.run(create_app(dsn), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(dsn, allowed_hosts=allowed), host=host, port=port, log_level="warning")

@@ -12,25 +12,37 @@ escapes every value (bank ids, memory text, queries).
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
+import psycopg
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from .._client import Client, connect
-from .._errors import BankNotFoundError, ConnectionLostError, HindsightError, InvalidInputError
+from .._errors import (
+    BankNotFoundError,
+    ConnectionLostError,
+    HindsightError,
+    InvalidInputError,
+    ProviderError,
+    from_database,
+)
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
+MAX_QUERY = 2000  # characters: what the query analyzer reads; a longer query would hold the page for seconds
+LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 TYPES = ("world", "experience", "observation")
 
 _templates = Environment(loader=FileSystemLoader(HERE / "templates"), autoescape=select_autoescape(["html"]))
@@ -53,8 +65,10 @@ _templates.filters["safe_json"] = _safe_json
 _templates.filters["next_bucket"] = _next_bucket
 
 
-def create_app(dsn: str | None = None) -> Starlette:
-    """The inspector as an ASGI app on the database ``dsn`` (default: as :func:`hindsight_pg.connect`)."""
+def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) -> Starlette:
+    """The inspector as an ASGI app on the database ``dsn`` (default: as :func:`hindsight_pg.connect`).
+    Requests whose Host header is not one of ``allowed_hosts`` are refused (400), so a web page elsewhere
+    cannot reach it through DNS rebinding; ``["*"]`` allows any."""
 
     kept: list[Client] = []  # one connection, reused: a new session would import the in-database Python again
 
@@ -77,11 +91,18 @@ def create_app(dsn: str | None = None) -> Starlette:
         return HTMLResponse(html, status_code=status)
 
     def failure(request: Request, exc: Exception) -> HTMLResponse:
+        if isinstance(exc, psycopg.Error):
+            exc = from_database(exc)
+        elif isinstance(exc, ValueError) and not isinstance(exc, HindsightError):
+            exc = InvalidInputError(str(exc))
         if isinstance(exc, BankNotFoundError):
             return page(request, "error.html", 404, title="Unknown bank", message=str(exc.args[0]),
                         hint="The bank does not exist, or this role may not read it.")  # fmt: skip
         if isinstance(exc, InvalidInputError):
             return page(request, "error.html", 400, title="Bad input", message=str(exc.args[0]), hint=exc.hint)
+        if isinstance(exc, ProviderError):
+            return page(request, "error.html", 502, title="The embedding model failed", message=str(exc.args[0]),
+                        hint="The bank's embedding_model could not be loaded (docs/providers.md).")  # fmt: skip
         return page(request, "error.html", 503, title="The database did not answer", message=str(exc.args[0]),
                     hint="Is the server running, and is the DSN right? (hindsight-pg server status)")  # fmt: skip
 
@@ -94,7 +115,7 @@ def create_app(dsn: str | None = None) -> Starlette:
                 ).fetchall()
                 names = [d.name for d in c.conn.execute("SELECT * FROM hindsight.bank_stats LIMIT 0").description or []]
                 defaults = c.conn.execute("SELECT hindsight._default_config()").fetchone()[0]  # type: ignore[index]
-        except HindsightError as exc:
+        except (HindsightError, psycopg.Error, ValueError) as exc:
             return failure(request, exc)
         listed = []
         for row in rows:
@@ -109,9 +130,11 @@ def create_app(dsn: str | None = None) -> Starlette:
         grain = "week" if args.get("by") == "week" else "month"
         try:
             start, end = _day(args.get("start")), _day(args.get("end"))
-            offset = max(0, int(args.get("page", "1")) - 1) * PAGE_SIZE
-        except ValueError as exc:
-            return failure(request, InvalidInputError(f"bad range or page: {exc}"))
+            if start and end and end < start:
+                raise InvalidInputError(f"the range ends ({end}) before it starts ({start})")
+            offset = (_page(args.get("page")) - 1) * PAGE_SIZE
+        except InvalidInputError as exc:
+            return failure(request, exc)
         try:
             with client() as c:
                 c.get_bank(bank_id)  # HS404 for an unknown bank
@@ -120,18 +143,21 @@ def create_app(dsn: str | None = None) -> Starlette:
                     "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
                     " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
                 ).fetchall()  # fmt: skip
+                in_range = (
+                    " FROM hindsight.memory_units WHERE bank_id = %(b)s AND (%(s)s::date IS NULL OR"
+                    " hindsight._effective_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
+                    " (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
+                    " < %(e)s::date + 1)"
+                )
+                bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
+                total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
                 units = c.conn.execute(
-                    "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id,"
-                    " count(*) OVER () FROM hindsight.memory_units WHERE bank_id = %(b)s"
-                    " AND (%(s)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
-                    " >= %(s)s::date) AND (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start,"
-                    " occurred_end, mentioned_at) < %(e)s::date + 1)"
-                    " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
-                    " LIMIT %(n)s OFFSET %(o)s", {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset},
+                    "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id"
+                    + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
+                    " LIMIT %(n)s OFFSET %(o)s", bind,
                 ).fetchall()  # fmt: skip
-        except HindsightError as exc:
+        except (HindsightError, psycopg.Error, ValueError) as exc:
             return failure(request, exc)
-        total = units[0][-1] if units else 0
         peak = max((n for _, n in buckets), default=0)
         return page(request, "timeline.html", bank_id=bank_id, grain=grain, buckets=buckets, peak=peak,
                     units=units, total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
@@ -162,7 +188,7 @@ def create_app(dsn: str | None = None) -> Starlette:
                     " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY 2 DESC, u.id"
                     " LIMIT 50", (bank_id, chosen),
                 ).fetchall() if chosen else []  # fmt: skip
-        except HindsightError as exc:
+        except (HindsightError, psycopg.Error, ValueError) as exc:
             return failure(request, exc)
         graph = {
             "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
@@ -183,12 +209,16 @@ def create_app(dsn: str | None = None) -> Starlette:
         try:
             with client() as c:
                 c.get_bank(bank_id)
+                if len(query) > MAX_QUERY:
+                    raise InvalidInputError(f"a query of {len(query):,} characters; the playground takes {MAX_QUERY:,}")
                 if query.strip():
                     window = None
                     if start_text or end_text:
                         start, end = _day(start_text), _day(end_text)
                         if start is None or end is None:
                             raise InvalidInputError("a time window needs both a start and an end day")
+                        if end < start:
+                            raise InvalidInputError(f"the time window ends ({end}) before it starts ({start})")
                         window = (_midnight(start), _midnight(end, last=True))
                     tags = [t.strip() for t in tags_text.split(",") if t.strip()] or None
                     if not tokens.strip().isdigit():
@@ -197,13 +227,23 @@ def create_app(dsn: str | None = None) -> Starlette:
                     response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
                                         tags=tags, temporal_window=window, trace=True)  # fmt: skip
                     sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
-        except (HindsightError, ValueError) as exc:
-            return failure(request, exc if isinstance(exc, HindsightError) else InvalidInputError(str(exc)))
+        except (HindsightError, psycopg.Error, ValueError) as exc:
+            return failure(request, exc)
         rows, dropped = _explain(response) if response is not None else ([], [])
+        if dropped and show_dropped:
+            try:
+                with client() as c:
+                    texts = dict(c.conn.execute(
+                        "SELECT id::text, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s::uuid[])",
+                        (bank_id, [d["id"] for d in dropped]),
+                    ).fetchall())  # fmt: skip
+            except (HindsightError, psycopg.Error) as exc:
+                return failure(request, exc)
+            dropped = [{**d, "text": texts.get(d["id"], "")} for d in dropped]
         return page(request, "recall.html", bank_id=bank_id, values=values, types=TYPES, response=response,
                     rows=rows, dropped=dropped if show_dropped else None, sql=sql)  # fmt: skip
 
-    return Starlette(routes=[
+    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))], routes=[
         Route("/", banks),
         Route("/banks/{bank_id:path}/entities", entities),
         Route("/banks/{bank_id:path}/recall", playground),
@@ -213,7 +253,22 @@ def create_app(dsn: str | None = None) -> Starlette:
 
 
 def _day(text: str | None) -> date | None:
-    return date.fromisoformat(text) if text else None
+    """A day written YYYY-MM-DD, or None for an empty field; InvalidInputError otherwise."""
+    if not text:
+        return None
+    try:
+        return date.fromisoformat(text) if len(text) == 10 else date.fromisoformat("")
+    except ValueError:
+        raise InvalidInputError(f"a day is written YYYY-MM-DD, not {text[:40]!r}") from None
+
+
+def _page(text: str | None) -> int:
+    """A page number from 1 to 1,000,000 (an absent, zero or negative one is the first page)."""
+    if not text:
+        return 1
+    if not text.lstrip("-").isdigit() or len(text) > 8:
+        raise InvalidInputError(f"a page is a whole number up to 1,000,000, not {text[:40]!r}")
+    return min(max(int(text), 1), 1_000_000)
 
 
 def _midnight(day: date, last: bool = False) -> datetime:

@@ -43,7 +43,32 @@ COMMENT ON FUNCTION hindsight.reembed_begin(text, text) IS
     'run towards another model is discarded. Admins of the bank only. Errors: HS404 unknown bank, 22023 no '
     'model, 42501 not an admin.';
 
-CREATE OR REPLACE FUNCTION hindsight.reembed_store(bank_id text, unit_ids uuid[], embeddings vector[])
+CREATE OR REPLACE FUNCTION hindsight._reembed_model(bank_id text, model text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    pending text;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    SELECT b.reembed_model INTO pending FROM hindsight.banks b WHERE b.bank_id = _reembed_model.bank_id;
+    IF pending IS NULL THEN
+        RAISE EXCEPTION 'bank "%" is not being re-embedded', bank_id USING ERRCODE = '55000',
+            HINT = 'Start with hindsight.reembed_begin(bank_id, model).';
+    END IF;
+    IF pending IS DISTINCT FROM model THEN
+        RAISE EXCEPTION 'bank "%" is being re-embedded with %, not %', bank_id, pending, coalesce(model, 'NULL')
+            USING ERRCODE = '55000', HINT = 'Another run moves it to another model: let it finish, or start over '
+                                            'with hindsight.reembed_begin(bank_id, model).';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._reembed_model(text, text) IS
+    'Raises 55000 unless bank_id is being re-embedded with model (HS404 for an unknown bank): a run towards another '
+    'model (started since) must not store into, or finish, this one.';
+
+CREATE OR REPLACE FUNCTION hindsight.reembed_store(bank_id text, model text, unit_ids uuid[], embeddings vector[])
 RETURNS int
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
@@ -52,12 +77,7 @@ AS $$
 DECLARE
     stored int;
 BEGIN
-    IF NOT EXISTS (SELECT FROM hindsight.banks b WHERE b.bank_id = reembed_store.bank_id
-                                                   AND b.reembed_model IS NOT NULL) THEN
-        PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
-        RAISE EXCEPTION 'bank "%" is not being re-embedded', bank_id USING ERRCODE = '55000',
-            HINT = 'Start with hindsight.reembed_begin(bank_id, model).';
-    END IF;
+    PERFORM hindsight._reembed_model(bank_id, model);
     IF coalesce(cardinality(unit_ids), 0) <> coalesce(cardinality(embeddings), 0) THEN
         RAISE EXCEPTION 'unit_ids has % ids for % embeddings', coalesce(cardinality(unit_ids), 0),
             coalesce(cardinality(embeddings), 0) USING ERRCODE = '22023';
@@ -69,13 +89,14 @@ BEGIN
     RETURN stored;
 END
 $$;
-COMMENT ON FUNCTION hindsight.reembed_store(text, uuid[], vector[]) IS
-    'Keeps the next model''s vectors of a batch of memory units (embedding_next, beside the vectors in use) during '
-    'a re-embedding; returns how many units it updated (a unit deleted meanwhile is skipped). Errors: HS404 unknown '
-    'bank, 55000 no re-embedding in progress, 22023 arrays of different lengths.';
+COMMENT ON FUNCTION hindsight.reembed_store(text, text, uuid[], vector[]) IS
+    'Keeps model''s vectors of a batch of memory units (embedding_next, beside the vectors in use) during a '
+    're-embedding with model; returns how many units it updated (a unit deleted meanwhile is skipped). Errors: HS404 '
+    'unknown bank, 55000 no re-embedding with model in progress, 22023 arrays of different lengths.';
 
 CREATE OR REPLACE FUNCTION hindsight.reembed_finish(
     bank_id text,
+    model text,
     mental_model_ids uuid[] DEFAULT '{}',
     mental_model_embeddings vector[] DEFAULT '{}'
 )
@@ -85,17 +106,12 @@ SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
-    model text;
     missing bigint;
     swapped bigint;
 BEGIN
     PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
     PERFORM hindsight._lock_bank(bank_id);   -- no retain slips a unit in between the check and the swap
-    SELECT b.reembed_model INTO model FROM hindsight.banks b WHERE b.bank_id = reembed_finish.bank_id;
-    IF model IS NULL THEN
-        RAISE EXCEPTION 'bank "%" is not being re-embedded', bank_id USING ERRCODE = '55000',
-            HINT = 'Start with hindsight.reembed_begin(bank_id, model).';
-    END IF;
+    PERFORM hindsight._reembed_model(bank_id, model);
     SELECT count(*) INTO missing FROM hindsight.memory_units u
     WHERE u.bank_id = reembed_finish.bank_id AND u.embedding_next IS NULL;
     IF missing > 0 THEN
@@ -122,9 +138,9 @@ BEGIN
     RETURN swapped;
 END
 $$;
-COMMENT ON FUNCTION hindsight.reembed_finish(text, uuid[], vector[]) IS
-    'Ends a re-embedding in one transaction, under the bank''s write lock: every memory unit''s next vector '
-    'replaces its vector, the mental models get the given vectors, and the bank''s config records the new '
-    'embedding_model. Returns the number of units swapped. Errors: HS404 unknown bank; 55000 no re-embedding in '
-    'progress, a unit still without a next vector, or a mental model with a vector left out; 22023 arrays of '
-    'different lengths.';
+COMMENT ON FUNCTION hindsight.reembed_finish(text, text, uuid[], vector[]) IS
+    'Ends a re-embedding with model in one transaction, under the bank''s write lock: every memory unit''s next '
+    'vector replaces its vector, the mental models get the given vectors, and the bank''s config records model as '
+    'its embedding_model. Returns the number of units swapped. Errors: HS404 unknown bank; 55000 no re-embedding '
+    'with model in progress (another run moved it to another model), a unit still without a next vector, or a '
+    'mental model with a vector left out; 22023 arrays of different lengths.';

@@ -6,7 +6,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from hindsight_pg import Client, EmbeddingModelError
+from hindsight_pg import Client, EmbeddingModelError, ProviderError
 from hindsight_pl.providers import E5, MINILM, LocalEmbedder
 
 FACTS = [
@@ -121,24 +121,24 @@ def test_reembed_towards_another_model_discards_a_stopped_run(client, db):
     assert db.execute("SELECT hindsight.reembed_begin('b', 'multilingual-e5-small')").fetchone() == (0,)  # cancelled
     assert model_of(db, "b") == (E5, None)
     with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='bank "b" is not being re-embedded'):
-        db.execute("SELECT hindsight.reembed_finish('b')")
+        db.execute("SELECT hindsight.reembed_finish('b', 'all-MiniLM-L6-v2')")
 
 
 def test_reembed_finish_needs_every_unit_and_mental_model(client, db):
     client.retain_batch("b", [{"content": f} for f in FACTS[:2]], create_bank=True)
     db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')")
     with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='2 memory units of bank "b" have no'):
-        db.execute("SELECT hindsight.reembed_finish('b')")
+        db.execute("SELECT hindsight.reembed_finish('b', 'all-MiniLM-L6-v2')")
     db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
     db.execute("""INSERT INTO hindsight.mental_models (bank_id, name, source_query, content, embedding)
                   SELECT 'b', 'pets', 'Who has pets?', 'Ana has a cat.', embedding
                   FROM hindsight.memory_units WHERE bank_id = 'b' LIMIT 1""")  # fmt: skip
     with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match="every mental model"):
-        db.execute("SELECT hindsight.reembed_finish('b')")
+        db.execute("SELECT hindsight.reembed_finish('b', 'all-MiniLM-L6-v2')")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="unit_ids has 1 ids for 0 embeddings"):
-        db.execute("SELECT hindsight.reembed_store('b', ARRAY[gen_random_uuid()], '{}')")
+        db.execute("SELECT hindsight.reembed_store('b', 'all-MiniLM-L6-v2', ARRAY[gen_random_uuid()], '{}')")
     with pytest.raises(psycopg.Error) as caught:
-        db.execute("SELECT hindsight.reembed_store('nobank', '{}', '{}')")
+        db.execute("SELECT hindsight.reembed_store('nobank', 'm', '{}', '{}')")
     assert caught.value.sqlstate == "HS404"
 
 
@@ -150,3 +150,22 @@ def test_reembed_refuses_bad_arguments(client):
         client.reembed("b", " ")
     with pytest.raises(ValueError, match="the embedder makes multilingual-e5-small vectors, not all-MiniLM-L6-v2"):
         client.reembed("b", MINILM, embedder=LocalEmbedder(E5))
+
+
+def test_a_run_towards_another_model_cannot_store_into_or_finish_this_one(client, db):
+    client.retain_batch("b", [{"content": f} for f in FACTS[:2]], create_bank=True)
+    db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')")
+    db.execute("SELECT hindsight.reembed_begin('b', 'other-model')")  # a second run, started since
+    for statement in ("SELECT hindsight.reembed_store('b', 'all-MiniLM-L6-v2', '{}', '{}')",
+                      "SELECT hindsight.reembed_finish('b', 'all-MiniLM-L6-v2')"):  # fmt: skip
+        with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState,
+                           match='bank "b" is being re-embedded with other-model, not all-MiniLM-L6-v2'):  # fmt: skip
+            db.execute(statement)
+    assert model_of(db, "b") == (E5, "other-model")
+
+
+def test_a_model_that_cannot_load_starts_no_run(client, db):
+    client.retain("b", FACTS[0], create_bank=True)
+    with pytest.raises(ProviderError):
+        client.reembed("b", "/nonexistent/model")
+    assert model_of(db, "b") == (E5, None)

@@ -20,7 +20,7 @@ PAGES = ["", "/entities", "/recall", "/recall?q=What+did+Caroline+research%3F&dr
 
 @pytest.fixture
 def ui(db):
-    return TestClient(create_app(db.info.dsn))
+    return TestClient(create_app(db.info.dsn), base_url="http://127.0.0.1")
 
 
 def cells(page: str, table: str) -> list[list[str]]:
@@ -84,12 +84,38 @@ def test_an_unknown_bank_and_bad_input_have_pages_of_their_own(ui):
         page = ui.get(f"/banks/nobody{path}")
         assert page.status_code == 404 and 'unknown bank "nobody"' in html.unescape(page.text), path
     bad = ui.get("/banks/nobody?start=yesterday")
-    assert bad.status_code == 400 and "bad range or page" in bad.text
+    assert bad.status_code == 400 and "a day is written YYYY-MM-DD, not &#39;yesterday&#39;" in bad.text
     assert ui.post("/").status_code == 405  # read-only: nothing but GET
 
 
+def test_bad_input_gets_a_400_page_not_a_500(ui, client):
+    client.create_bank("b")
+    expected = {
+        "/banks/b?page=abc": "a page is a whole number up to 1,000,000",
+        "/banks/b?page=999999999999999999999": "a page is a whole number up to 1,000,000",
+        "/banks/b?start=2025-9-1": "a day is written YYYY-MM-DD",
+        "/banks/b?start=2025-03-31&end=2025-03-01": "the range ends (2025-03-01) before it starts (2025-03-31)",
+        "/banks/b/entities?entity=a%00b": "NUL",
+        "/banks/b%00": "NUL",
+        "/banks/b/recall?q=x&start=2025-03-31&end=2025-03-01": "the time window ends",
+        "/banks/b/recall?q=x&max_tokens=abc": "max tokens must be a whole number",
+        "/banks/b/recall?q=" + "x" * 2001: "a query of 2,001 characters; the playground takes 2,000",
+    }
+    for path, message in expected.items():
+        page = ui.get(path)
+        assert page.status_code == 400 and message in html.unescape(page.text), (path, page.status_code)
+    # past the last page: the range's true count, no rows
+    client.retain("b", "Ana adopted a cat.")
+    assert "1 units" in ui.get("/banks/b?page=9").text
+
+
+def test_another_host_name_is_refused(db):
+    app = TestClient(create_app(db.info.dsn), base_url="http://evil.example")
+    assert app.get("/").status_code == 400  # DNS rebinding: the Host header must name this server
+
+
 def test_a_database_that_is_down_has_a_page():
-    down = TestClient(create_app("host=127.0.0.1 port=1 dbname=x connect_timeout=2"))
+    down = TestClient(create_app("host=127.0.0.1 port=1 dbname=x connect_timeout=2"), base_url="http://localhost")
     page = down.get("/")
     assert page.status_code == 503 and "The database did not answer" in page.text and "cannot connect" in page.text
 
