@@ -188,7 +188,6 @@ class Client:
         # the embedder the caller chose, else each bank's own provider (embedder_for)
         self.embedder: Embedder = embedder or LocalEmbedder()
         self._own_embedder = embedder is not None
-        self._providers = _PROVIDERS  # a bank's model loads once per process, whatever client asks for it
         self.extractor = extractor
         self.reranker = reranker
         self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
@@ -211,7 +210,7 @@ class Client:
             embedder = self.embedder
         else:
             provider = config.get("embedding_provider") or {"kind": "local", "model": model}
-            embedder = providers.cached(self._providers, "embedding", provider)
+            embedder = providers.cached(_PROVIDERS, "embedding", provider)  # once per process, for every client
         given = getattr(embedder, "model", None)
         if given is not None and model is not None and given != model:
             raise EmbeddingModelError(
@@ -262,11 +261,13 @@ class Client:
         if getattr(target, "model", model) != model:
             raise InvalidInputError(f"the embedder makes {target.model} vectors, not {model}")  # type: ignore[attr-defined]
         with _errors():
-            current = self.conn.execute("SELECT hindsight.bank_config(%s)->>'embedding_model'", (bank_id,)).fetchone()
-            remaining = self.conn.execute("SELECT hindsight.reembed_begin(%s, %s)", (bank_id, model)).fetchone()
-        if current is not None and current[0] == model:
+            current, remaining = self.conn.execute(
+                "SELECT hindsight.bank_config(%(b)s)->>'embedding_model', hindsight.reembed_begin(%(b)s, %(m)s)",
+                {"b": bank_id, "m": model},
+            ).fetchone()  # type: ignore[misc]  # fmt: skip
+        if current == model:
             return 0
-        total = int(remaining[0]) if remaining else 0
+        total = int(remaining)
         done = 0
         for attempt in range(5):
             while True:  # batch by batch, each committed
@@ -443,11 +444,10 @@ class Client:
         with _errors(), self.conn.transaction():
             if isinstance(self.extractor, LLMExtractor):
                 self.extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
-            if create_bank:  # first, so that its embedding model is known
-                self.conn.execute("SELECT hindsight.create_bank(%s, if_not_exists => true)", (bank_id,))
             stored = retaining.retain(
-                PsycopgDatabase(self.conn), bank_id, prepared, embedder=self.embedder_for(bank_id),
-                llm_for=self._llm, extractor=self.extractor, progress=progress,
+                PsycopgDatabase(self.conn), bank_id, prepared, llm_for=self._llm, extractor=self.extractor,
+                embedder_for=lambda config: self.embedder_of(bank_id, config), create_bank=create_bank,
+                progress=progress,
             )  # fmt: skip
         document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
         unit_ids = [UUID(r["unit_id"]) for r in stored.rows if r["unit_id"] is not None]

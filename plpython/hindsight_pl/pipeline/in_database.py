@@ -97,8 +97,8 @@ def retain_text(
             tags=tags, metadata=json.loads(metadata) if metadata else None, entities=entities, speaker=speaker,
             update_mode=update_mode or "",
         )  # fmt: skip
-        stored = retaining.retain(db, bank_id, [item], embedder=provider(plpy, gd, bank_id, "embedding"),
-                                  llm_for=llm_for(plpy))  # fmt: skip
+        stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy),
+                                  embedder_for=lambda config: provider(plpy, gd, bank_id, "embedding"))  # fmt: skip
         return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
 
     return raised(plpy, step)

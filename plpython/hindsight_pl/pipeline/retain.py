@@ -90,14 +90,15 @@ def retain(
     bank_id: str,
     items: Sequence[dict[str, Any]],
     *,
-    embedder: Embedder,
+    embedder_for: Callable[[Mapping[str, Any]], Embedder],
     llm_for: Callable[[Mapping[str, Any]], LLMClient | None],
     extractor: Extractor | None = None,
     create_bank: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> Retained:
     """Store ``items`` (from :func:`prepare`) in the bank, :data:`GROUP_SIZE` at a time; the caller holds
-    the transaction. The bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
+    the transaction. Facts are embedded by ``embedder_for(config)`` (the embedder of the bank's
+    ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
     unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
     ``dedupe_similarity``); chunks a document already holds are not extracted again. With
     ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
@@ -110,6 +111,7 @@ def retain(
         db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true)", bank_id)
     config = bank_config(db, bank_id)
     extractor = extractor or units.bank_extractor(config, llm_for(config))
+    embedder = embedder_for(config)
     dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
     retained = Retained()
     unit_of: dict[int, str] = {}  # id(kept fact) -> its memory unit
