@@ -21,6 +21,7 @@ from typing import Any
 import psycopg
 from jinja2 import Environment, FileSystemLoader, select_autoescape
 from markupsafe import Markup
+from psycopg.rows import dict_row
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
@@ -90,7 +91,8 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         html = _templates.get_template(template).render(request=request, **values)
         return HTMLResponse(html, status_code=status)
 
-    def failure(request: Request, exc: Exception) -> HTMLResponse:
+    async def failure(request: Request, exc: Exception) -> Response:
+        """The error page of an exception a handler raised (the app's exception handler)."""
         if isinstance(exc, psycopg.Error):
             exc = from_database(exc)
         elif isinstance(exc, ValueError) and not isinstance(exc, HindsightError):
@@ -107,19 +109,15 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                     hint="Is the server running, and is the DSN right? (hindsight-pg server status)")  # fmt: skip
 
     async def banks(request: Request) -> Response:
-        try:
-            with client() as c:
-                rows = c.conn.execute(
-                    "SELECT s.*, b.config, (SELECT count(*) FROM hindsight.memory_links k WHERE k.bank_id = s.bank_id)"
-                    " AS links FROM hindsight.bank_stats s JOIN hindsight.banks b USING (bank_id) ORDER BY s.bank_id"
-                ).fetchall()
-                names = [d.name for d in c.conn.execute("SELECT * FROM hindsight.bank_stats LIMIT 0").description or []]
-                defaults = c.conn.execute("SELECT hindsight._default_config()").fetchone()[0]  # type: ignore[index]
-        except (HindsightError, psycopg.Error, ValueError) as exc:
-            return failure(request, exc)
+        with client() as c, c.conn.cursor(row_factory=dict_row) as cursor:
+            rows = cursor.execute(
+                "SELECT s.*, b.config, hindsight._default_config() AS defaults, (SELECT count(*) FROM"
+                " hindsight.memory_links k WHERE k.bank_id = s.bank_id) AS links FROM hindsight.bank_stats s"
+                " JOIN hindsight.banks b USING (bank_id) ORDER BY s.bank_id"
+            ).fetchall()
         listed = []
-        for row in rows:
-            values = dict(zip([*names, "config", "links"], row, strict=True))
+        for values in rows:
+            defaults = values.pop("defaults")
             values["changed"] = {k: v for k, v in (values.pop("config") or {}).items() if defaults.get(k) != v}
             listed.append(values)
         return page(request, "banks.html", banks=listed)
@@ -128,36 +126,30 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         bank_id = request.path_params["bank_id"]
         args = request.query_params
         grain = "week" if args.get("by") == "week" else "month"
-        try:
-            start, end = _day(args.get("start")), _day(args.get("end"))
-            if start and end and end < start:
-                raise InvalidInputError(f"the range ends ({end}) before it starts ({start})")
-            offset = (_page(args.get("page")) - 1) * PAGE_SIZE
-        except InvalidInputError as exc:
-            return failure(request, exc)
-        try:
-            with client() as c:
-                c.get_bank(bank_id)  # HS404 for an unknown bank
-                buckets = c.conn.execute(
-                    "SELECT date_trunc(%(g)s, d) AS bucket, count(*) FROM (SELECT hindsight._effective_date("
-                    "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
-                    " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
-                ).fetchall()  # fmt: skip
-                in_range = (
-                    " FROM hindsight.memory_units WHERE bank_id = %(b)s AND (%(s)s::date IS NULL OR"
-                    " hindsight._effective_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
-                    " (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
-                    " < %(e)s::date + 1)"
-                )
-                bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
-                total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
-                units = c.conn.execute(
-                    "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id"
-                    + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
-                    " LIMIT %(n)s OFFSET %(o)s", bind,
-                ).fetchall()  # fmt: skip
-        except (HindsightError, psycopg.Error, ValueError) as exc:
-            return failure(request, exc)
+        start, end = _day(args.get("start")), _day(args.get("end"))
+        if start and end and end < start:
+            raise InvalidInputError(f"the range ends ({end}) before it starts ({start})")
+        offset = (_page(args.get("page")) - 1) * PAGE_SIZE
+        with client() as c:
+            c.get_bank(bank_id)  # HS404 for an unknown bank
+            buckets = c.conn.execute(
+                "SELECT date_trunc(%(g)s, d) AS bucket, count(*) FROM (SELECT hindsight._effective_date("
+                "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
+                " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
+            ).fetchall()  # fmt: skip
+            in_range = (
+                " FROM hindsight.memory_units WHERE bank_id = %(b)s AND (%(s)s::date IS NULL OR"
+                " hindsight._effective_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
+                " (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
+                " < %(e)s::date + 1)"
+            )
+            bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
+            total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
+            units = c.conn.execute(
+                "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id"
+                + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
+                " LIMIT %(n)s OFFSET %(o)s", bind,
+            ).fetchall()  # fmt: skip
         peak = max((n for _, n in buckets), default=0)
         return page(request, "timeline.html", bank_id=bank_id, grain=grain, buckets=buckets, peak=peak,
                     units=units, total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
@@ -165,31 +157,28 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
 
     async def entities(request: Request) -> Response:
         bank_id = request.path_params["bank_id"]
-        try:
-            with client() as c:
-                c.get_bank(bank_id)
-                top = c.conn.execute(
-                    "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
-                    " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT 40", (bank_id,),
-                ).fetchall()  # fmt: skip
-                ids = [row[0] for row in top]
-                # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of
-                # every unit's entities: one index probe per shown entity
-                edges = c.conn.execute(
-                    "SELECT entity_id, other_entity_id, unit_count FROM hindsight._entity_cooccurrences"
-                    " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s)"
-                    " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
-                ).fetchall()  # fmt: skip
-                chosen = request.query_params.get("entity")
-                mentions = c.conn.execute(
-                    "SELECT u.text, hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)"
-                    " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
-                    " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
-                    " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY 2 DESC, u.id"
-                    " LIMIT 50", (bank_id, chosen),
-                ).fetchall() if chosen else []  # fmt: skip
-        except (HindsightError, psycopg.Error, ValueError) as exc:
-            return failure(request, exc)
+        with client() as c:
+            c.get_bank(bank_id)
+            top = c.conn.execute(
+                "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
+                " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT 40", (bank_id,),
+            ).fetchall()  # fmt: skip
+            ids = [row[0] for row in top]
+            # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of
+            # every unit's entities: one index probe per shown entity
+            edges = c.conn.execute(
+                "SELECT entity_id, other_entity_id, unit_count FROM hindsight._entity_cooccurrences"
+                " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s)"
+                " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
+            ).fetchall()  # fmt: skip
+            chosen = request.query_params.get("entity")
+            mentions = c.conn.execute(
+                "SELECT u.text, hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)"
+                " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
+                " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
+                " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY 2 DESC, u.id"
+                " LIMIT 50", (bank_id, chosen),
+            ).fetchall() if chosen else []  # fmt: skip
         graph = {
             "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
             "edges": [{"from": str(a), "to": str(b), "value": n, "title": f"{n} together"} for a, b, n in edges],
@@ -206,44 +195,40 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
                   "start": start_text, "end": end_text, "dropped": show_dropped}  # fmt: skip
         response = sql = None
-        try:
-            with client() as c:
-                c.get_bank(bank_id)
-                if len(query) > MAX_QUERY:
-                    raise InvalidInputError(f"a query of {len(query):,} characters; the playground takes {MAX_QUERY:,}")
-                if query.strip():
-                    window = None
-                    if start_text or end_text:
-                        start, end = _day(start_text), _day(end_text)
-                        if start is None or end is None:
-                            raise InvalidInputError("a time window needs both a start and an end day")
-                        if end < start:
-                            raise InvalidInputError(f"the time window ends ({end}) before it starts ({start})")
-                        window = (_midnight(start), _midnight(end, last=True))
-                    tags = [t.strip() for t in tags_text.split(",") if t.strip()] or None
-                    if not tokens.strip().isdigit():
-                        raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
-                    max_tokens = int(tokens)
-                    response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
-                                        tags=tags, temporal_window=window, trace=True)  # fmt: skip
-                    sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
-        except (HindsightError, psycopg.Error, ValueError) as exc:
-            return failure(request, exc)
+        with client() as c:
+            c.get_bank(bank_id)
+            if len(query) > MAX_QUERY:
+                raise InvalidInputError(f"a query of {len(query):,} characters; the playground takes {MAX_QUERY:,}")
+            if query.strip():
+                window = None
+                if start_text or end_text:
+                    start, end = _day(start_text), _day(end_text)
+                    if start is None or end is None:
+                        raise InvalidInputError("a time window needs both a start and an end day")
+                    if end < start:
+                        raise InvalidInputError(f"the time window ends ({end}) before it starts ({start})")
+                    window = (_midnight(start), _midnight(end, last=True))
+                tags = [t.strip() for t in tags_text.split(",") if t.strip()] or None
+                if not tokens.strip().isdigit():
+                    raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
+                max_tokens = int(tokens)
+                response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
+                                    tags=tags, temporal_window=window, trace=True)  # fmt: skip
+                sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
         rows, dropped = _explain(response) if response is not None else ([], [])
         if dropped and show_dropped:
-            try:
-                with client() as c:
-                    texts = dict(c.conn.execute(
-                        "SELECT id::text, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s::uuid[])",
-                        (bank_id, [d["id"] for d in dropped]),
-                    ).fetchall())  # fmt: skip
-            except (HindsightError, psycopg.Error) as exc:
-                return failure(request, exc)
+            with client() as c:
+                texts = dict(c.conn.execute(
+                    "SELECT id::text, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s::uuid[])",
+                    (bank_id, [d["id"] for d in dropped]),
+                ).fetchall())  # fmt: skip
             dropped = [{**d, "text": texts.get(d["id"], "")} for d in dropped]
         return page(request, "recall.html", bank_id=bank_id, values=values, types=TYPES, response=response,
                     rows=rows, dropped=dropped if show_dropped else None, sql=sql)  # fmt: skip
 
-    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))], routes=[
+    handlers = {HindsightError: failure, psycopg.Error: failure, ValueError: failure}
+    return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
+                     exception_handlers=handlers, routes=[
         Route("/", banks),
         Route("/banks/{bank_id:path}/entities", entities),
         Route("/banks/{bank_id:path}/recall", playground),
