@@ -79,23 +79,27 @@ ALL_SCRIPTS := $(EXT_SCRIPT) $(FROZEN_SCRIPTS) $(UPGRADE_SCRIPT)
 
 # The text of this version's install script, and of its upgrade script, with the
 # placeholder @PYTHON_LIB_DIR@ left in (the rules below fill it in; `make freeze` keeps it).
+# A line @LIMITS_JSON@ in a SQL file stands for the limits' one definition, plpython/hindsight_pl/limits.json
+# (sql/functions/limits.sql: hindsight.limits()).
+LIMITS_JSON := plpython/hindsight_pl/limits.json
+SQL_FILE = sed -e '/^@LIMITS_JSON@$$/{r $(LIMITS_JSON)' -e 'd;}'
 EXT_TEXT = { echo "-- hindsight_pg $(VERSION), built from sql/ by make; do not edit."; \
   printf '%s\n' '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
-  for f in $(SQL_SOURCES); do echo; echo "-- $$f"; cat $$f; done; }
+  for f in $(SQL_SOURCES); do echo; echo "-- $$f"; $(SQL_FILE) $$f; done; }
 UPGRADE_TEXT = { echo "-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), built from sql/ by make; do not edit."; \
   printf '%s\n' '\echo Use "ALTER EXTENSION hindsight_pg UPDATE" to load this file. \quit'; \
-  for f in $(UPGRADE_SOURCE) $(FUNCTION_SOURCES); do echo; echo "-- $$f"; cat $$f; done; }
+  for f in $(UPGRADE_SOURCE) $(FUNCTION_SOURCES); do echo; echo "-- $$f"; $(SQL_FILE) $$f; done; }
 
 # The versioned extension script: schema files, then function files, with the
 # in-database Python directory filled in. The package version must equal the
 # extension version (the UDFs check it at run time too).
-$(EXT_SCRIPT): $(SQL_SOURCES) hindsight_pg.control plpython/hindsight_pl/__init__.py Makefile
+$(EXT_SCRIPT): $(SQL_SOURCES) $(LIMITS_JSON) hindsight_pg.control plpython/hindsight_pl/__init__.py Makefile
 	@grep -q '^__version__ = "$(VERSION)"$$' plpython/hindsight_pl/__init__.py || \
 	  { echo "plpython/hindsight_pl/__init__.py does not say __version__ = \"$(VERSION)\" (hindsight_pg.control)"; exit 1; }
 	@mkdir -p build
 	@$(EXT_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
-$(UPGRADE_SCRIPT): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) Makefile
+$(UPGRADE_SCRIPT): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) $(LIMITS_JSON) Makefile
 	@mkdir -p build
 	@$(UPGRADE_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 

@@ -23,6 +23,7 @@ from ._errors import (
     ExtractionError,
     HindsightError,
     InvalidInputError,
+    LimitExceededError,
     ProviderError,
     ServerError,
 )
@@ -60,6 +61,7 @@ __all__ = [
     "InvalidInputError",
     "LLMClient",
     "LLMExtractor",
+    "LimitExceededError",
     "LocalEmbedder",
     "LocalReranker",
     "MemoryItem",

@@ -24,7 +24,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import errors, providers
+from hindsight_pl import errors, limits, providers
 from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
@@ -440,6 +440,9 @@ class Client:
         punctuation-only content, a bad timestamp or update mode, and
         :class:`ExtractionError` when the LLM extractor fails.
         """
+        items = list(items)
+        with _errors():
+            limits.check_count("items", "the call", len(items))  # before any item is read
         prepared = [self._prepare(i, item) for i, item in enumerate(items)]
         with _errors(), self.conn.transaction():
             if isinstance(self.extractor, LLMExtractor):

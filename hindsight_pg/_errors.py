@@ -8,6 +8,7 @@ SQLSTATE   exception
 =========  ==========================
 HS404      :class:`BankNotFoundError`
 22xxx      :class:`InvalidInputError`
+54000      :class:`LimitExceededError` (an input past a limit of ``hindsight.limits()``)
 23505      :class:`BankExistsError` (from ``create_bank``)
 HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
 HS502      :class:`ProviderError` (an in-database model provider failed)
@@ -22,7 +23,7 @@ import re
 
 import psycopg
 
-from hindsight_pl import errors
+from hindsight_pl import errors, limits
 
 # PL/Python puts its exception class before an error's message ("plpy.Error: ...",
 # "spiexceptions.InsufficientPrivilege: ..."); hindsight._raise removes the same in SQL.
@@ -52,6 +53,12 @@ class BankExistsError(HindsightError):
 
 class InvalidInputError(HindsightError, ValueError):
     """An argument or a piece of content was refused; nothing was written."""
+
+
+class LimitExceededError(InvalidInputError, limits.LimitError):
+    """An input is larger than one of the limits every interface shares (``hindsight_pl.limits.LIMITS``, SQL
+    ``hindsight.limits()``; docs/reliability.md, Bounded work): a query over 2,000 characters, content over
+    1,000,000, more than 10,000 items, ... The message names the limit; nothing was done (SQLSTATE 54000)."""
 
 
 class ServerError(HindsightError):
@@ -88,7 +95,9 @@ def from_pipeline(exc: errors.HindsightPlError) -> HindsightError:
     if isinstance(exc, HindsightError):
         return exc
     cls: type[HindsightError] = HindsightError
-    if isinstance(exc, errors.InputError):
+    if isinstance(exc, limits.LimitError):
+        cls = LimitExceededError
+    elif isinstance(exc, errors.InputError):
         cls = InvalidInputError
     elif isinstance(exc, errors.LLMError):
         cls = ExtractionError
@@ -122,6 +131,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = BankExistsError
     elif sqlstate.startswith("22"):
         cls = InvalidInputError
+    elif sqlstate == "54000":
+        cls = LimitExceededError
     elif sqlstate == "HS409":
         cls = EmbeddingModelError
     elif sqlstate == "HS502":

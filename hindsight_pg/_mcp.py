@@ -3,7 +3,8 @@
 ``hindsight-pg mcp`` serves over stdio (the default, for agents that start it as a
 subprocess) or streamable HTTP (``--http``), with the official MCP Python SDK. Tools:
 retain, recall, reflect (for a bank whose config names a language model), list_banks,
-create_bank, list_entities.
+create_bank, list_entities. Arguments past a limit of ``hindsight_pl.limits`` (a query over 2,000 characters,
+content over 1,000,000, ...) are refused by the driver with a message that names the limit.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import Field
 
-from hindsight_pl import __version__
+from hindsight_pl import __version__, limits
 
 from ._client import Client
 from ._errors import HindsightError
@@ -54,7 +55,13 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     @server.tool()
     def retain(
         bank_id: Annotated[str, Field(description="Bank to store into; created if it does not exist.")],
-        content: Annotated[str, Field(description="The text to remember: a message, a fact, a note, a document.")],
+        content: Annotated[
+            str,
+            Field(
+                description="The text to remember: a message, a fact, a note, a document "
+                f"(at most {limits.value('content_chars'):,} characters)."
+            ),
+        ],
         timestamp: Annotated[
             str | None, Field(description="When it was said or happened, ISO 8601 (default: now).")
         ] = None,
@@ -89,7 +96,13 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     @server.tool()
     def recall(
         bank_id: Annotated[str, Field(description="Bank to search.")],
-        query: Annotated[str, Field(description="The question or cue, in natural language.")],
+        query: Annotated[
+            str,
+            Field(
+                description="The question or cue, in natural language "
+                f"(at most {limits.value('query_chars'):,} characters)."
+            ),
+        ],
         max_tokens: Annotated[
             int, Field(description="Token budget of the memories returned (cl100k_base).", ge=0)
         ] = 1024,
@@ -114,7 +127,12 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     @server.tool()
     def reflect(
         bank_id: Annotated[str, Field(description="Bank to answer from; its config must name a language model.")],
-        query: Annotated[str, Field(description="The question, in natural language.")],
+        query: Annotated[
+            str,
+            Field(
+                description=f"The question, in natural language (at most {limits.value('query_chars'):,} characters)."
+            ),
+        ],
         budget: Annotated[
             str, Field(description="Effort: low, mid or high (at most 5 / 10 / 20 model calls).")
         ] = "low",

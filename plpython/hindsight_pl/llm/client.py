@@ -9,6 +9,7 @@ import os
 from collections.abc import Callable, Mapping
 from typing import Any, cast
 
+from .. import limits
 from ..errors import LLMError
 
 OFF_SCHEMA = "A model that follows JSON schemas (structured outputs, tool calls) is needed; small local models may not."
@@ -59,7 +60,8 @@ class LLMClient:
             check, self._before_call = self._before_call, None
             check(self.base_url)
         try:
-            response = self._client.chat.completions.create(model=self.model, temperature=0.1, **request)
+            # awaited in slices: inside the database a cancel or timeout takes effect within WAIT_SLICE
+            response = limits.wait(self._client.chat.completions.create, model=self.model, temperature=0.1, **request)
         except self._api_error as exc:
             raise self._failed(purpose, exc) from exc
         self._record(purpose, response.usage)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import chunking
+from .. import chunking, limits
 from ..errors import LLMError
 from ..extract import Fact, is_fact
 from .client import OFF_SCHEMA, LLMClient
@@ -114,6 +114,7 @@ class LLMExtractor:
     ) -> list[Fact]:
         facts: list[Fact] = []
         for index, chunk in enumerate(chunks):
+            limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             raws = self._chunk_facts(chunk, timestamp, speaker, self.max_splits)
             made = [self._fact(raw, index, entities) for raw in raws]
             position: dict[int, int] = {}  # the model's index -> index among the item's facts

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any, TypeVar
 
-from .. import providers, spreading
+from .. import limits, providers, spreading
 from ..errors import HindsightPlError, ProviderError
 from ..llm import LLMClient
 from . import consolidate as consolidating
@@ -66,6 +66,7 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
     def step() -> list[str]:
         if kind not in providers.KINDS:
             raise ValueError(f"kind must be query or passage, got {kind!r}")
+        limits.check_count("embed_texts", "texts", len(texts or []))
         vectors = provider(plpy, gd, bank_id, "embedding").embed([t or "" for t in texts or []], kind)
         return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
 
@@ -76,6 +77,7 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
     """hindsight.rerank: raw scores, or None when the bank has no cross-encoder."""
 
     def step() -> Any:
+        limits.check_count("rerank_texts", "documents", len(documents or []))
         model = provider(plpy, gd, bank_id, "reranker")
         return None if model is None else model.rerank(query or "", [d or "" for d in documents or []]).tolist()
 
@@ -94,7 +96,8 @@ def retain_text(
     def step() -> list[tuple[str, str | None, str]]:
         item = retaining.prepare(
             content or "", timestamp=datetime.fromtimestamp(said, UTC), document_id=document_id, context=context,
-            tags=tags, metadata=json.loads(metadata) if metadata else None, entities=entities, speaker=speaker,
+            tags=tags, metadata=limits.load_json(metadata, "metadata") if metadata else None, entities=entities,
+            speaker=speaker,
             update_mode=update_mode or "",
         )  # fmt: skip
         stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy),

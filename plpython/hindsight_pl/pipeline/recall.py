@@ -10,6 +10,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .. import limits
 from ..errors import InputError
 from ..providers import Embedder, Reranker
 from ..text import clean_text, is_meaningful
@@ -81,7 +82,8 @@ def recall(
     trip), else the database does; ``reranker`` scores the candidates here, else the bank's cross-encoder
     does.
 
-    Raises :class:`InputError` for a blank query or an unknown argument, ``ProviderError`` when a
+    Raises :class:`InputError` for a blank query or an unknown argument, :class:`~hindsight_pl.limits.LimitError`
+    for a query longer than ``query_chars`` (2,000 characters), ``ProviderError`` when a
     model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
     through."""
     unknown = sorted(set(arguments) - set(DEFAULTS))
@@ -91,6 +93,7 @@ def recall(
     query = clean_text(query)
     if not is_meaningful(query):
         raise InputError(f"query is blank or has only punctuation: {query[:40]!r}")
+    limits.check_query(query)  # before any model reads it
     row = one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
     if embedder_for is not None:
         embedder = embedder_for((json_of(row["config"]) if row else None) or {})

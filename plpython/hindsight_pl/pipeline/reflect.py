@@ -8,6 +8,7 @@ import json
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from .. import limits
 from ..errors import InputError
 from ..llm import LLMClient
 from ..providers import Embedder, Reranker
@@ -77,8 +78,10 @@ def reflect(
     """Answer ``query`` from the bank's memory with the language model ``llm_for(config)`` gives
     (:func:`hindsight_pl.reflect.reflect_loop`); tools recall with ``max_tokens``, ``tags``,
     ``tags_match`` and ``query_timestamp``. Raises :class:`InputError` when the bank has no language
-    model or for a bad budget, question or response_schema, ``LLMError`` when the model fails; the
+    model or for a bad budget, question or response_schema (:class:`~hindsight_pl.limits.LimitError` for a
+    question over ``query_chars``), ``LLMError`` when the model fails; the
     database's errors pass through."""
+    limits.check_query(query or "", "the question")  # before any work
     config = bank_config(db, bank_id)
     llm = llm_for(config)
     if llm is None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .. import chunking, text, units
+from .. import chunking, limits, text, units
 from ..dedupe import Deduplicator
 from ..errors import InputError
 from ..extract import Extractor
@@ -49,8 +49,16 @@ def prepare(
     (:func:`hindsight_pl.text.clean_text`; blank names and NULL tags dropped), content chunked
     (at most 3,000 characters a chunk). ``timestamp`` (aware) is when it was said. Raises
     :class:`InputError` (its message starting with ``label``, e.g. ``item 3``, when given) for blank or
-    punctuation-only content or an update mode other than replace or append."""
+    punctuation-only content or an update mode other than replace or append, and its subclass
+    :class:`~hindsight_pl.limits.LimitError` for content, tags, entities, names or metadata past their limits
+    (:data:`hindsight_pl.limits.LIMITS`), before any work."""
     prefix = f"{label}: " if label else ""
+    limits.check_count("content_chars", f"{prefix}content", len(content))
+    check_names(tags, f"{prefix}tags", "tags")
+    check_names(entities, f"{prefix}entities", "entities")
+    check_names([speaker, document_id], f"{prefix}speaker or document_id", None)
+    if metadata is not None:
+        limits.check_json(metadata, f"{prefix}metadata")
     cleaned = text.clean_text(content)
     if not text.is_meaningful(cleaned):
         raise InputError(f"{prefix}content is blank or has only punctuation: {cleaned[:40]!r}",
@@ -73,6 +81,17 @@ def prepare(
             "chunks": chunking.chunk_text(cleaned),
         },
     }
+
+
+def check_names(names: Sequence[str | None] | None, what: str, count: str | None) -> None:
+    """:class:`~hindsight_pl.limits.LimitError` for more names than limit ``count`` allows (None: any number)
+    or a name longer than ``name_chars``."""
+    names = [n for n in names or () if isinstance(n, str)]
+    if count is not None:
+        limits.check_count(count, what, len(names))
+    longest = max(names, key=len, default="")
+    if len(longest) > limits.value("name_chars"):
+        raise limits.refuse("name_chars", f"{what}: {longest[:40]!r}...", len(longest))
 
 
 @dataclass
@@ -103,10 +122,12 @@ def retain(
     ``dedupe_similarity``); chunks a document already holds are not extracted again. With
     ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
 
-    Raises :class:`InputError` for no items, ``ProviderError`` / ``LLMError`` when a model fails; the
+    Raises :class:`InputError` for no items (:class:`~hindsight_pl.limits.LimitError` for more than
+    ``items``), ``ProviderError`` / ``LLMError`` when a model fails; the
     database's errors (HS404 unknown bank, 22023 a bad item) pass through."""
     if not items:
         raise InputError("nothing to retain: no items")
+    limits.check_count("items", "the call", len(items))
     if create_bank:
         db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true)", bank_id)
     config = bank_config(db, bank_id)

@@ -1,0 +1,201 @@
+"""Bounded work: the limit on every input, and the checkpoints that keep long work cancellable.
+
+Every entry point (SQL, the driver, the CLI, MCP, the model server, the inspector) takes its limits
+from ``limits.json`` beside this module, the one definition: Python reads it into :data:`LIMITS`, the
+build writes it into SQL's ``hindsight.limits()``, and docs/reliability.md lists them ("Bounded work",
+checked against it by a test). An input past a
+limit that would be refused is refused with :class:`LimitError` (SQLSTATE 54000,
+program_limit_exceeded, with a hint naming the limit) before any work; an input past a limit that
+is cut (what a model reads) is cut by characters before any tokenizer sees it.
+
+Inside the database a PL/Python function cannot be cancelled while Python or native code runs: only
+a call back into PostgreSQL checks for a pending cancel (``statement_timeout``,
+``pg_cancel_backend``, ``pg_terminate_backend``). So long work calls :func:`checkpoint` between its
+native calls (model batches, extraction chunks, token counts) and waits for network answers in
+slices (:func:`wait`); the extension installs a checkpoint that runs a prepared empty ``SELECT``
+(about 1 µs) once per session (``hindsight._load``). Each native call between two checkpoints is
+kept under about half a second on one core by its input's size (:data:`CALL_COST`). Outside the
+database the checkpoint does nothing and :func:`wait` calls straight through.
+"""
+
+from __future__ import annotations
+
+import concurrent.futures
+import json
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from .errors import InputError
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Limit:
+    """One limit: its ``value`` in ``unit``, whether a larger input is ``refused`` or cut, and what it bounds."""
+
+    name: str
+    value: int
+    unit: str
+    refused: bool
+    bounds: str
+
+
+# limits.json, beside this file, is the one definition: the build puts it into hindsight.limits() too
+LIMITS: dict[str, Limit] = {
+    row["name"]: Limit(**row) for row in json.loads((Path(__file__).parent / "limits.json").read_text("utf-8"))
+}
+
+# What one native model call may read between two checkpoints, in cost units (:func:`cost`): about 500
+# model tokens whatever the script, half a second of multilingual-e5-small on one core here.
+CALL_COST = 2_000
+SEE = "SELECT * FROM hindsight.limits(); docs/reliability.md"  # where a refusal's hint points
+
+
+def value(name: str) -> int:
+    """The value of limit ``name``; KeyError for an unknown name."""
+    return LIMITS[name].value
+
+
+class LimitError(InputError):
+    """An input is larger than a limit (:data:`LIMITS`); nothing was done (SQLSTATE 54000)."""
+
+    sqlstate: str | None = "54000"
+
+
+def refuse(name: str, what: str, size: int, hint: str | None = None) -> LimitError:
+    """The :class:`LimitError` for ``what`` of ``size`` past limit ``name``, with a hint."""
+    limit = LIMITS[name]
+    return LimitError(
+        f"{what} has {size:,} {limit.unit}, more than the {limit.value:,} allowed ({name})",
+        hint=hint or f"Send at most {limit.value:,} {limit.unit} ({SEE}).",
+    )
+
+
+def check_query(query: str, what: str = "query") -> str:
+    """``query`` when it has at most ``query_chars`` characters; else :class:`LimitError`."""
+    if len(query) > value("query_chars"):
+        raise refuse("query_chars", what, len(query),
+                     hint=f"Send at most {value('query_chars'):,} characters: cut it first, or ask a shorter question "
+                     f"({SEE}).")  # fmt: skip
+    return query
+
+
+def check_count(name: str, what: str, count: int) -> None:
+    """:class:`LimitError` when ``count`` is past limit ``name``."""
+    if count > value(name):
+        raise refuse(name, what, count)
+
+
+def check_json(document: Any, what: str) -> None:
+    """:class:`LimitError` when ``document`` (parsed JSON) nests deeper than ``json_depth`` or its JSON text
+    is longer than ``json_bytes``; depth is checked first, without recursion."""
+    deepest, stack = 0, [(document, 1)]
+    while stack:
+        node, depth = stack.pop()
+        if isinstance(node, dict | list):
+            if depth > value("json_depth"):
+                raise refuse("json_depth", what, depth)
+            deepest = max(deepest, depth)
+            stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
+    size = len(json.dumps(document, ensure_ascii=False).encode())
+    if size > value("json_bytes"):
+        raise refuse("json_bytes", what, size)
+
+
+def load_json(document: str, what: str) -> Any:
+    """``document`` (JSON text) parsed and checked (:func:`check_json`); one nested past Python's recursion limit
+    is refused as too deep rather than failing the parser."""
+    try:
+        parsed = json.loads(document)
+    except RecursionError:
+        raise refuse("json_depth", what, _text_depth(document)) from None
+    check_json(parsed, what)
+    return parsed
+
+
+def _text_depth(document: str) -> int:
+    """How deep the arrays and objects of JSON text ``document`` nest (brackets inside strings not counted)."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in document:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def cost(text: str) -> int:
+    """What a model pays to read ``text``, in the units of :data:`CALL_COST`: one per ASCII character and four
+    per other character (an English word is about four characters a token, a CJK character about one)."""
+    return len(text) + 3 * sum(1 for ch in text if ord(ch) > 127)
+
+
+def windows(text: str, window_cost: int, max_chars: int) -> list[str]:
+    """``text`` cut to ``max_chars`` characters, then split (paragraphs, sentences, words:
+    :func:`hindsight_pl.chunking.chunk_text`) into windows of about ``window_cost`` each; a text that fits
+    is one window, and a blank one is one empty window."""
+    from .chunking import chunk_text
+
+    text = text[:max_chars]
+    spent = cost(text)
+    if spent <= window_cost:
+        return [text]
+    return chunk_text(text, max(1, window_cost * len(text) // spent)) or [text[:window_cost]]
+
+
+def batches(costs: Sequence[int], budget: int = CALL_COST, size: int = 32) -> Iterator[slice]:
+    """Consecutive slices of ``costs`` whose sum is at most ``budget`` (a single larger one alone) and whose
+    length is at most ``size``: the native calls of a batch of model inputs."""
+    start = 0
+    while start < len(costs):
+        end, spent = start, 0
+        while end < len(costs) and end - start < size and (end == start or spent + costs[end] <= budget):
+            spent += costs[end]
+            end += 1
+        yield slice(start, end)
+        start = end
+
+
+_checkpoint: Callable[[], Any] | None = None
+_pool: concurrent.futures.ThreadPoolExecutor | None = None
+WAIT_SLICE = 0.2  # seconds between two checkpoints while a network answer is awaited
+
+
+def set_checkpoint(check: Callable[[], Any] | None) -> None:
+    """Install the function :func:`checkpoint` calls (inside the database: a prepared empty SELECT, which
+    raises the pending cancel as an error); None removes it."""
+    global _checkpoint
+    _checkpoint = check
+
+
+def checkpoint() -> None:
+    """Let a pending cancel or timeout take effect (raises its error); nothing outside the database."""
+    if _checkpoint is not None:
+        _checkpoint()
+
+
+def wait(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)`` (a network request), with a checkpoint every :data:`WAIT_SLICE` seconds while it
+    runs, so a cancel takes effect while the answer is awaited. The call runs in a worker thread (it must not
+    touch the database); a cancelled call's thread ends with its own timeout. Without a checkpoint it is
+    called directly."""
+    global _pool
+    if _checkpoint is None:
+        return call(*args, **kwargs)
+    if _pool is None:
+        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="hindsight-wait")
+    future = _pool.submit(call, *args, **kwargs)
+    while True:
+        try:
+            return future.result(timeout=WAIT_SLICE)
+        except concurrent.futures.TimeoutError:
+            checkpoint()

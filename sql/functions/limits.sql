@@ -1,0 +1,71 @@
+-- Bounded work: the limits every interface shares, defined once in plpython/hindsight_pl/limits.json (the
+-- build puts the file where @LIMITS_JSON@ stands; hindsight_pl.limits reads the same file).
+-- docs/reliability.md, "Bounded work".
+
+CREATE OR REPLACE FUNCTION hindsight.limits()
+RETURNS TABLE (name text, value bigint, unit text, refused bool, bounds text)
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $limits$
+    SELECT l.name, l.value, l.unit, l.refused, l.bounds
+    FROM jsonb_to_recordset($json$
+@LIMITS_JSON@
+$json$::jsonb) AS l(name text, value bigint, unit text, refused bool, bounds text)
+$limits$;
+COMMENT ON FUNCTION hindsight.limits() IS
+    'The limits on every input, one row each (hindsight_pl/limits.json, the one definition that SQL, the driver, '
+    'the CLI, MCP, the model server and the inspector share): name, value, unit, refused (true: a larger input is '
+    'refused with SQLSTATE 54000 and a hint before any work; false: what a model reads is cut to it) and what it '
+    'bounds. docs/reliability.md, Bounded work.';
+
+CREATE OR REPLACE FUNCTION hindsight._limits()
+RETURNS jsonb
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT jsonb_object_agg(l.name, l.value) FROM hindsight.limits() l
+$$;
+COMMENT ON FUNCTION hindsight._limits() IS
+    'hindsight.limits() as one JSON object, name -> value, for checks that read several limits at once.';
+
+CREATE OR REPLACE FUNCTION hindsight._check_limit(name text, what text, size bigint)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+DECLARE
+    l record;
+BEGIN
+    IF size IS NULL THEN
+        RETURN;
+    END IF;
+    SELECT * INTO STRICT l FROM hindsight.limits() x WHERE x.name = _check_limit.name;
+    IF size > l.value THEN
+        RAISE EXCEPTION '% has % %, more than the % allowed (%)', what, to_char(size, 'FM999,999,999,999,990'),
+            l.unit, to_char(l.value, 'FM999,999,999,999,990'), name
+            USING ERRCODE = '54000',
+                  HINT = format('Send at most %s %s%s (SELECT * FROM hindsight.limits(); docs/reliability.md).',
+                                to_char(l.value, 'FM999,999,999,999,990'), l.unit,
+                                CASE WHEN name = 'query_chars' THEN ': cut it first, or ask a shorter question' END);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_limit(text, text, bigint) IS
+    'Raises 54000 (program_limit_exceeded) naming what, its size and the limit when size is past limit name of '
+    'hindsight.limits(), with a hint; NULL size passes.';
+
+CREATE OR REPLACE FUNCTION hindsight._check_json_limits(document jsonb, what text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
+AS $$
+BEGIN
+    IF document IS NULL THEN
+        RETURN;
+    END IF;
+    PERFORM hindsight._check_limit('json_bytes', what, octet_length(document::text));
+    -- a container 32 levels below the top is the 33rd level of nesting
+    IF jsonb_path_exists(document, 'strict $.**{32 to last} ? (@.type() == "array" || @.type() == "object")') THEN
+        PERFORM hindsight._check_limit('json_depth', what || ' (nesting)', 33);
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_json_limits(jsonb, text) IS
+    'Raises 54000 when a JSON document (metadata, a bank config) is longer than json_bytes as text or nests '
+    'deeper than json_depth (hindsight.limits()).';
