@@ -17,7 +17,7 @@
 #                      100 banks over two workers (docs/benchmarks.md), about 10 minutes.
 #   make test-citus    tests/citus/ on a throwaway three-node Citus cluster (docs/scale-out.md).
 #   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
-#   make bench         LoCoMo quality, recall latency, providers (docs/benchmarks.md), about 15 minutes.
+#   make bench         LoCoMo quality, recall latency, providers, bounded work (docs/benchmarks.md), about 17 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #   make bench-consolidate  offline consolidation against a pairwise scan (docs/benchmarks.md), about 5 minutes.
 #   make bench-banks   5,000 banks: planning, locks, concurrency, load (docs/reliability.md), about 15 minutes
@@ -283,6 +283,7 @@ bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/latency.py
 	$(VENV)/bin/python bench/providers.py
 	$(VENV)/bin/python bench/temporal.py
+	$(VENV)/bin/python bench/bounded.py
 	$(VENV)/bin/python bench/report.py
 
 bench-retain: $(VENV)/.installed install-extension

@@ -557,10 +557,13 @@ class Client:
     ) -> MentalModel:
         """Create a mental model: a named summary that :meth:`refresh_mental_model` writes by reflecting
         on ``source_query`` (with ``tags`` and ``max_tokens``). Raises :class:`BankNotFoundError`, and
-        :class:`InvalidInputError` for a blank name or query or a name the bank already has."""
+        :class:`InvalidInputError` for a blank name or query or a name the bank already has
+        (:class:`LimitExceededError` for a query over 2,000 characters or a name or tag over 200)."""
         if not name.strip() or not source_query.strip():
             raise InvalidInputError("a mental model needs a name and a source query")
         with _errors():
+            limits.check_query(source_query, "source_query")  # its refresh reflects on it
+            retaining.check_names([name, *tags], "name or tags", None)
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
             try:
                 self.conn.execute(

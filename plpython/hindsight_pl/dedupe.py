@@ -9,6 +9,7 @@ from typing import Any
 
 import numpy as np
 
+from . import limits
 from .extract import Fact, normalise
 from .signature import Signature, difference, signature
 
@@ -101,6 +102,7 @@ class Deduplicator:
         the repeat."""
         kept = []
         for fact, vector in zip(facts, vectors, strict=True):
+            limits.checkpoint()  # thousands of facts of one long text: a cancel takes effect between two
             v = np.asarray(vector, dtype=np.float32)
             day = self._days.setdefault(_day(fact, said), _Kept())
             first = None

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,13 +35,15 @@ T = TypeVar("T")
 
 @dataclass(frozen=True)
 class Limit:
-    """One limit: its ``value`` in ``unit``, whether a larger input is ``refused`` or cut, and what it bounds."""
+    """One limit: its ``value`` in ``unit``, whether a larger input is ``refused`` or cut, what it bounds, and
+    ``advice`` on what to do instead (the hint of a refusal, after "Send at most ...")."""
 
     name: str
     value: int
     unit: str
     refused: bool
     bounds: str
+    advice: str
 
 
 # limits.json, beside this file, is the one definition: the build puts it into hindsight.limits() too
@@ -65,21 +68,21 @@ class LimitError(InputError):
     sqlstate: str | None = "54000"
 
 
-def refuse(name: str, what: str, size: int, hint: str | None = None) -> LimitError:
-    """The :class:`LimitError` for ``what`` of ``size`` past limit ``name``, with a hint."""
+def refuse(name: str, what: str, size: int) -> LimitError:
+    """The :class:`LimitError` for ``what`` of ``size`` past limit ``name``; its hint says what to do (the same
+    message and hint as SQL's ``hindsight._check_limit``)."""
     limit = LIMITS[name]
+    advice = f": {limit.advice}" if limit.advice else ""
     return LimitError(
         f"{what} has {size:,} {limit.unit}, more than the {limit.value:,} allowed ({name})",
-        hint=hint or f"Send at most {limit.value:,} {limit.unit} ({SEE}).",
+        hint=f"Send at most {limit.value:,} {limit.unit}{advice} ({SEE}).",
     )
 
 
 def check_query(query: str, what: str = "query") -> str:
     """``query`` when it has at most ``query_chars`` characters; else :class:`LimitError`."""
     if len(query) > value("query_chars"):
-        raise refuse("query_chars", what, len(query),
-                     hint=f"Send at most {value('query_chars'):,} characters: cut it first, or ask a shorter question "
-                     f"({SEE}).")  # fmt: skip
+        raise refuse("query_chars", what, len(query))
     return query
 
 
@@ -134,9 +137,11 @@ def _text_depth(document: str) -> int:
 
 
 def cost(text: str) -> int:
-    """What a model pays to read ``text``, in the units of :data:`CALL_COST`: one per ASCII character and four
-    per other character (an English word is about four characters a token, a CJK character about one)."""
-    return len(text) + 3 * sum(1 for ch in text if ord(ch) > 127)
+    """What a model pays to read ``text``, in the units of :data:`CALL_COST`: twice its UTF-8 bytes less its
+    characters, so 1 per ASCII character, 3 per two-byte one (Cyrillic, Greek, accented letters) and 5 per CJK
+    character (an English word is about four characters a token, a CJK character about one). Computed at C
+    speed, whatever the text's size."""
+    return 2 * len(text.encode("utf-8", "surrogatepass")) - len(text)
 
 
 def windows(text: str, window_cost: int, max_chars: int) -> list[str]:
@@ -166,7 +171,6 @@ def batches(costs: Sequence[int], budget: int = CALL_COST, size: int = 32) -> It
 
 
 _checkpoint: Callable[[], Any] | None = None
-_pool: concurrent.futures.ThreadPoolExecutor | None = None
 WAIT_SLICE = 0.2  # seconds between two checkpoints while a network answer is awaited
 
 
@@ -185,15 +189,20 @@ def checkpoint() -> None:
 
 def wait(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
     """``call(*args, **kwargs)`` (a network request), with a checkpoint every :data:`WAIT_SLICE` seconds while it
-    runs, so a cancel takes effect while the answer is awaited. The call runs in a worker thread (it must not
-    touch the database); a cancelled call's thread ends with its own timeout. Without a checkpoint it is
-    called directly."""
-    global _pool
+    runs, so a cancel takes effect while the answer is awaited. The call runs in a thread of its own (it must not
+    touch the database); a cancelled call's thread ends with the call's own timeout, and never delays another
+    call. Without a checkpoint it is called directly."""
     if _checkpoint is None:
         return call(*args, **kwargs)
-    if _pool is None:
-        _pool = concurrent.futures.ThreadPoolExecutor(max_workers=4, thread_name_prefix="hindsight-wait")
-    future = _pool.submit(call, *args, **kwargs)
+    future: concurrent.futures.Future[T] = concurrent.futures.Future()
+
+    def run() -> None:
+        try:
+            future.set_result(call(*args, **kwargs))
+        except BaseException as exc:  # handed to the waiting thread, which raises it
+            future.set_exception(exc)
+
+    threading.Thread(target=run, name="hindsight-wait", daemon=True).start()
     while True:
         try:
             return future.result(timeout=WAIT_SLICE)

@@ -91,7 +91,7 @@ class LocalEmbedder:
 
     Bounded work (:mod:`hindsight_pl.limits`): a model reads at most ``embed_chars`` characters of a text
     (8,000; the rest is cut before any tokenizer sees it), in windows of ``window_cost``
-    (:func:`hindsight_pl.limits.cost`: 1 per ASCII character, 4 per other; paragraph, sentence and word
+    (:func:`hindsight_pl.limits.cost`: 1 per ASCII character, 5 per CJK one; paragraph, sentence and word
     boundaries), and a text's vector is the normalised mean of its windows' vectors, so every part of a
     3,000-character chunk counts. Windows go to the model in native calls of at most
     :data:`~hindsight_pl.limits.CALL_COST` with a checkpoint between two (a cancel takes effect there).

@@ -3,19 +3,19 @@
 -- docs/reliability.md, "Bounded work".
 
 CREATE OR REPLACE FUNCTION hindsight.limits()
-RETURNS TABLE (name text, value bigint, unit text, refused bool, bounds text)
+RETURNS TABLE (name text, value bigint, unit text, refused bool, bounds text, advice text)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $limits$
-    SELECT l.name, l.value, l.unit, l.refused, l.bounds
+    SELECT l.name, l.value, l.unit, l.refused, l.bounds, l.advice
     FROM jsonb_to_recordset($json$
 @LIMITS_JSON@
-$json$::jsonb) AS l(name text, value bigint, unit text, refused bool, bounds text)
+$json$::jsonb) AS l(name text, value bigint, unit text, refused bool, bounds text, advice text)
 $limits$;
 COMMENT ON FUNCTION hindsight.limits() IS
     'The limits on every input, one row each (hindsight_pl/limits.json, the one definition that SQL, the driver, '
     'the CLI, MCP, the model server and the inspector share): name, value, unit, refused (true: a larger input is '
-    'refused with SQLSTATE 54000 and a hint before any work; false: what a model reads is cut to it) and what it '
-    'bounds. docs/reliability.md, Bounded work.';
+    'refused with SQLSTATE 54000 and a hint before any work; false: what a model reads is cut to it), what it '
+    'bounds, and advice (what to do instead: the hint of a refusal). docs/reliability.md, Bounded work.';
 
 CREATE OR REPLACE FUNCTION hindsight._limits()
 RETURNS jsonb
@@ -42,8 +42,7 @@ BEGIN
             l.unit, to_char(l.value, 'FM999,999,999,999,990'), name
             USING ERRCODE = '54000',
                   HINT = format('Send at most %s %s%s (SELECT * FROM hindsight.limits(); docs/reliability.md).',
-                                to_char(l.value, 'FM999,999,999,999,990'), l.unit,
-                                CASE WHEN name = 'query_chars' THEN ': cut it first, or ask a shorter question' END);
+                                to_char(l.value, 'FM999,999,999,999,990'), l.unit, ': ' || nullif(l.advice, ''));
     END IF;
 END
 $$;

@@ -36,9 +36,10 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
             recalled = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
             entities = await mcp.call_tool("list_entities", {"bank_id": "agent"})
             missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
+            too_long = await mcp.call_tool("recall", {"bank_id": "agent", "query": "x" * 2001})
             reflected = await mcp.call_tool("reflect", {"bank_id": "agent", "query": "Who leads Falcon?"})
             return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing,
-                    "reflected": reflected}  # fmt: skip
+                    "reflected": reflected, "too_long": too_long}  # fmt: skip
 
     out = anyio.run(session)
     assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities"}
@@ -50,6 +51,8 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     assert item["when"] == "2025-01-13T10:30:00+00:00"
     assert "Priya" in out["entities"].content[0].text
     assert out["missing"].is_error and 'unknown bank "nowhere"' in out["missing"].content[0].text
+    assert out["too_long"].is_error  # the limit every interface shares, named
+    assert "query has 2,001 characters, more than the 2,000 allowed (query_chars)" in out["too_long"].content[0].text
     reflected = out["reflected"].structured_content
     assert reflected["answer"] == "Priya leads Falcon."
     assert [m["text"] for m in reflected["based_on"]] == ["Priya leads Project Falcon."]

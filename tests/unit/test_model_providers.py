@@ -96,7 +96,11 @@ def test_the_server_sorts_rerank_results_and_applies_sigmoid_unless_raw(server, 
         ("/embed", {"inputs": 3}, "inputs must be a string or a list of strings"),
         ("/embed", {"inputs": ["a"], "prompt_name": "doc"}, "prompt_name must be query or passage"),
         ("/rerank", {"query": None, "texts": ["a"]}, "query must be a string"),
-        ("/rerank", {"query": "q", "texts": ["a"] * 1001}, "texts has 1,001 texts; at most 1,000 per request (rerank_texts)"),
+        (
+            "/rerank",
+            {"query": "q", "texts": ["a"] * 1001},
+            "texts has 1,001 texts; at most 1,000 per request (rerank_texts)",
+        ),
         ("/embed", {"inputs": ["a"] * 1025}, "inputs has 1,025 texts; at most 1,024 per request (embed_texts)"),
     ],
 )

@@ -86,10 +86,10 @@ def prepare(
 def check_names(names: Sequence[str | None] | None, what: str, count: str | None) -> None:
     """:class:`~hindsight_pl.limits.LimitError` for more names than limit ``count`` allows (None: any number)
     or a name longer than ``name_chars``."""
-    names = [n for n in names or () if isinstance(n, str)]
+    given = [n for n in names or () if isinstance(n, str)]
     if count is not None:
-        limits.check_count(count, what, len(names))
-    longest = max(names, key=len, default="")
+        limits.check_count(count, what, len(given))
+    longest = max(given, key=len, default="")
     if len(longest) > limits.value("name_chars"):
         raise limits.refuse("name_chars", f"{what}: {longest[:40]!r}...", len(longest))
 

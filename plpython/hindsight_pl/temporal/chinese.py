@@ -169,7 +169,7 @@ def prepare(query: str) -> str:
     """NFKC (full-width digits), traditional characters folded, and what is not a date masked with □
     (same length, so positions stay)."""
     text = unicodedata.normalize("NFKC", query).translate(_TRADITIONAL)
-    text = re.sub(r"\s+", " ", text).strip()[:MAX_CHARACTERS]
+    text = re.sub(r"\s+", " ", text[: 8 * MAX_CHARACTERS]).strip()[:MAX_CHARACTERS]
     for title in TITLES:
         text = text.replace(title, "□" * len(title))
     # the surname 周 + a weekday numeral + a given-name character: a person (周一鹏)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from functools import partial
 
+from .. import limits
 from . import named_days, words
 from .dates import (
     DAY,
@@ -73,7 +74,9 @@ def _alt(items: Iterable[str]) -> str:
     return "|".join(re.escape(w) for w in sorted(set(items), key=len, reverse=True))
 
 
-MAX_CHARACTERS = 2000  # of a question, read; a longer text is cut (docs/temporal.md, "Limits")
+# of a question, read (query_chars, hindsight_pl.limits); a longer text is cut, and only eight times as much is
+# looked at before whitespace is collapsed (docs/temporal.md, "Limits")
+MAX_CHARACTERS = limits.value("query_chars")
 B = r"(?<![\w'])"  # a word starts here
 E = r"(?![\w])"  # a word ends here
 MONTH = _alt([*words.MONTH_NAMES, *words.MONTH_ABBREVIATIONS])
@@ -111,7 +114,7 @@ def normalise(query: str) -> tuple[str, str]:
     """(lower-case text, the same text as written): NFKC (full-width digits become ASCII), one kind
     of apostrophe and dash, single spaces; both strings have the same length, position for position."""
     text = unicodedata.normalize("NFKC", query).replace("’", "'").replace("‘", "'")
-    text = re.sub(r"\s+", " ", text).strip()[:MAX_CHARACTERS]
+    text = re.sub(r"\s+", " ", text[: 8 * MAX_CHARACTERS]).strip()[:MAX_CHARACTERS]
     lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     lower = re.sub(r"\b(que|qui) (viene|vient)\b", r"\1_\2", lower)  # "el viernes que viene": one modifier
     return lower, text
