@@ -19,6 +19,9 @@
 #   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
 #   make bench         LoCoMo quality, recall latency, providers, bounded work (docs/benchmarks.md), about 17 minutes.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
+#   make bench-longmemeval  LongMemEval_S (dev split): the 60 held-out questions, user turns, turn-level
+#                      Recall@5/10, NDCG@10 and session Recall@5 (docs/benchmarks.md), about 40 minutes on a
+#                      first run (it retains each question's haystack), 2 after.
 #   make bench-consolidate  offline consolidation against a pairwise scan (docs/benchmarks.md), about 5 minutes.
 #   make bench-banks   5,000 banks: planning, locks, concurrency, load (docs/reliability.md), about 15 minutes
 #                      on a first run (it builds its databases), 5 after.
@@ -121,7 +124,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -285,6 +288,9 @@ bench: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/temporal.py
 	$(VENV)/bin/python bench/bounded.py
 	$(VENV)/bin/python bench/report.py
+
+bench-longmemeval: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/longmemeval.py
 
 bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/retain.py
