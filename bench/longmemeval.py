@@ -46,6 +46,7 @@ from rich.progress import Progress
 
 import hindsight_pg
 from hindsight_pg import MemoryItem
+from hindsight_pl.text import is_meaningful
 
 HELD_OUT = 60
 METHODS: dict[str, list[str] | None] = {
@@ -85,7 +86,7 @@ def turns(question: dict[str, Any], all_turns: bool) -> Iterator[tuple[str, str,
     for session_id, date, session in zip(question["haystack_session_ids"], question["haystack_dates"],
                                          question["haystack_sessions"], strict=True):  # fmt: skip
         for index, turn in enumerate(session):
-            if (all_turns or turn["role"] == "user") and turn["content"].strip():
+            if (all_turns or turn["role"] == "user") and is_meaningful(turn["content"]):  # not "?" alone
                 yield f"{session_id}#{index}", session_id, turn, when(date)
 
 

@@ -563,7 +563,8 @@ class Client:
             raise InvalidInputError("a mental model needs a name and a source query")
         with _errors():
             limits.check_query(source_query, "source_query")  # its refresh reflects on it
-            retaining.check_names([name, *tags], "name or tags", None)
+            limits.check_count("name_chars", "name", len(name))
+            retaining.check_names(tags, "tags", "tags")
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
             try:
                 self.conn.execute(

@@ -11,9 +11,11 @@ them in every session (docs/providers.md). Endpoints, as TEI defines them:
 * ``GET /health`` -> 200.
 
 Bad requests get 422 with ``{"error": ..., "error_type": "Validation"}`` (more texts than ``embed_texts`` /
-``rerank_texts`` among them) and a body over ``request_bytes`` 413 (:mod:`hindsight_pl.limits`); the models
-read at most ``embed_chars`` / ``rerank_chars`` of each text. /rerank on a server without a cross-encoder
-gets 424. One log line per request: endpoint, texts, milliseconds.
+``rerank_texts`` among them) and a body over ``request_bytes`` 413 (:mod:`hindsight_pl.limits`), each with the
+limit's hint; the models read at most ``embed_chars`` / ``rerank_chars`` of each text. A request is computed
+in parts (32 texts, about two seconds of model work), so requests take turns on the model, and one whose client
+went away stops after its current part (499).
+/rerank on a server without a cross-encoder gets 424. One log line per request: endpoint, texts, milliseconds.
 """
 
 from __future__ import annotations
@@ -37,8 +39,19 @@ from hindsight_pl.providers import Embedder, Reranker
 log = logging.getLogger("hindsight_pg.models")
 
 
+# what one part of a request may make a model read (hindsight_pl.limits.cost) before the next request's turn
+# and a check that the client is still there: about two seconds of multilingual-e5-small on 2 cores
+PART_COST = 8 * limits.CALL_COST
+
+
 class _Invalid(Exception):
+    """A refused request: its message (and a limit's hint, for a LimitError) and HTTP status."""
+
     status = 422
+
+    def __init__(self, problem: str | limits.LimitError) -> None:
+        hint = getattr(problem, "hint", None)
+        super().__init__(f"{problem} (hint: {hint})" if hint else str(problem))
 
 
 class _TooLarge(_Invalid):
@@ -47,7 +60,7 @@ class _TooLarge(_Invalid):
 
 def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlette:
     """The ASGI app serving ``embedder`` (and ``reranker``, when given) over the TEI protocol."""
-    lock = threading.Lock()  # one model call at a time: the models use every core already
+    lock = threading.Lock()  # one model call at a time: the models use every core already; requests take turns
 
     def _locked(call: Any, *args: Any) -> Any:
         with lock:
@@ -57,12 +70,12 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
         most = limits.value("request_bytes")
         declared = request.headers.get("content-length", "")
         if declared.isdigit() and int(declared) > most:
-            raise _TooLarge(f"the body has {int(declared):,} bytes; at most {most:,} per request (request_bytes)")
+            raise _TooLarge(limits.refuse("request_bytes", "the body", int(declared)))
         raw = bytearray()
         async for part in request.stream():  # read no more than the limit, whatever the header said
             raw += part
             if len(raw) > most:
-                raise _TooLarge(f"the body has more than {most:,} bytes; at most {most:,} per request (request_bytes)")
+                raise _TooLarge(limits.refuse("request_bytes", "the body (read so far)", len(raw)))
         try:
             body = json.loads(raw)
         except (ValueError, RecursionError) as exc:
@@ -76,8 +89,20 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
         if not isinstance(texts, list) or not all(isinstance(t, str) for t in texts):
             raise _Invalid(f"{name} must be a string or a list of strings")
         if len(texts) > limits.value(limit):
-            raise _Invalid(f"{name} has {len(texts):,} texts; at most {limits.value(limit):,} per request ({limit})")
+            raise _Invalid(limits.refuse(limit, name, len(texts)))
         return texts
+
+    async def _in_parts(request: Request, call: Any, texts: list[str], most: int) -> list[Any] | None:
+        """``call(part)`` over ``texts`` a part at a time (at most 32 texts and PART_COST of what the model reads of
+        them, ``most`` characters each), each part holding the model alone, so requests take turns; None when the
+        client went away (the rest is not computed)."""
+        results: list[Any] = []
+        costs = [limits.cost(t[:most]) for t in texts]
+        for n, part in enumerate(limits.batches(costs, PART_COST, 32)):
+            if n and await request.is_disconnected():
+                return None
+            results.extend(await run_in_threadpool(_locked, call, texts[part]))
+        return results
 
     async def embed(request: Request) -> Response:
         started = time.perf_counter()
@@ -89,9 +114,13 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
                 raise _Invalid("prompt_name must be query or passage")
         except _Invalid as exc:
             return _refuse(request, exc, started)
-        vectors = await run_in_threadpool(_locked, embedder.embed, texts, kind)
+        vectors = await _in_parts(request, lambda part: embedder.embed(part, kind).tolist(), texts,
+                                  limits.value("embed_chars"))  # fmt: skip
+        if vectors is None:
+            _log(request, len(texts), started, 499)
+            return Response(status_code=499)
         _log(request, len(texts), started, 200)
-        return JSONResponse(vectors.tolist())
+        return JSONResponse(vectors)
 
     async def rerank(request: Request) -> Response:
         started = time.perf_counter()
@@ -109,7 +138,12 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
             texts = _texts(body.get("texts"), "texts", "rerank_texts")
         except _Invalid as exc:
             return _refuse(request, exc, started)
-        scores = [float(s) for s in await run_in_threadpool(_locked, reranker.rerank, query, texts)]
+        found = await _in_parts(request, lambda part: reranker.rerank(query, part).tolist(), texts,
+                                limits.value("rerank_chars"))  # fmt: skip
+        if found is None:
+            _log(request, len(texts), started, 499)
+            return Response(status_code=499)
+        scores = [float(s) for s in found]
         if not body.get("raw_scores", False):
             scores = [1 / (1 + math.exp(-s)) if math.isfinite(s) else s for s in scores]
         ranked = sorted(range(len(texts)), key=lambda i: -scores[i] if math.isfinite(scores[i]) else math.inf)
@@ -145,4 +179,5 @@ def serve(embedder: Embedder, reranker: Reranker | None, host: str, port: int) -
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    uvicorn.run(create_app(embedder, reranker), host=host, port=port, log_level="warning")
+    # SIGTERM or Ctrl-C: requests in progress get 5 s to finish their current part, then the server stops
+    uvicorn.run(create_app(embedder, reranker), host=host, port=port, log_level="warning", timeout_graceful_shutdown=5)

@@ -187,13 +187,10 @@ def checkpoint() -> None:
         _checkpoint()
 
 
-def wait(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-    """``call(*args, **kwargs)`` (a network request), with a checkpoint every :data:`WAIT_SLICE` seconds while it
-    runs, so a cancel takes effect while the answer is awaited. The call runs in a thread of its own (it must not
-    touch the database); a cancelled call's thread ends with the call's own timeout, and never delays another
-    call. Without a checkpoint it is called directly."""
-    if _checkpoint is None:
-        return call(*args, **kwargs)
+def start(call: Callable[..., T], *args: Any, **kwargs: Any) -> concurrent.futures.Future[T]:
+    """``call(*args, **kwargs)`` begun: in a thread of its own when a checkpoint is installed (inside the
+    database), so that :func:`result` can wait for it in slices; else run here, done when this returns. The call
+    must not touch the database. A call whose waiter was cancelled runs on in its thread to its end."""
     future: concurrent.futures.Future[T] = concurrent.futures.Future()
 
     def run() -> None:
@@ -202,9 +199,24 @@ def wait(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         except BaseException as exc:  # handed to the waiting thread, which raises it
             future.set_exception(exc)
 
-    threading.Thread(target=run, name="hindsight-wait", daemon=True).start()
+    if _checkpoint is None:
+        run()
+    else:
+        threading.Thread(target=run, name="hindsight-wait", daemon=True).start()
+    return future
+
+
+def result(future: concurrent.futures.Future[T]) -> T:
+    """The future's result, with a checkpoint every :data:`WAIT_SLICE` seconds until it is there."""
     while True:
         try:
             return future.result(timeout=WAIT_SLICE)
         except concurrent.futures.TimeoutError:
             checkpoint()
+
+
+def wait(call: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+    """``call(*args, **kwargs)`` (a network request, a model load), with a checkpoint every :data:`WAIT_SLICE`
+    seconds while it runs, so a cancel takes effect while it is awaited (:func:`start`, :func:`result`); a
+    cancelled call's thread ends with the call's own timeout and never delays another call."""
+    return result(start(call, *args, **kwargs))

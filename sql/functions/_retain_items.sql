@@ -20,6 +20,33 @@ COMMENT ON FUNCTION hindsight._retain_units(jsonb) IS
     'first_n (how many units the items before this one have) and mentioned_at (the unit''s, else the item''s '
     'timestamp, else now()).';
 
+CREATE OR REPLACE FUNCTION hindsight._timestamp_problem(value jsonb)
+RETURNS text
+LANGUAGE plpgsql STABLE
+AS $$
+DECLARE
+    t timestamptz;
+BEGIN
+    IF value IS NULL OR jsonb_typeof(value) = 'null' THEN
+        RETURN NULL;
+    END IF;
+    IF jsonb_typeof(value) <> 'string' THEN
+        RETURN format('must be an ISO 8601 string, not a JSON %s', jsonb_typeof(value));
+    END IF;
+    t := (value #>> '{}')::timestamptz;
+    -- what every reader takes: Python's datetime holds the years 1 to 9999
+    IF t < '0001-01-01 00:00+00' OR t >= '10000-01-01 00:00+00' THEN
+        RETURN format('%s is outside the years 1 to 9999', left(value #>> '{}', 40));
+    END IF;
+    RETURN NULL;
+EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow OR invalid_parameter_value THEN
+    RETURN format('%s is not a timestamp (ISO 8601, e.g. 2025-01-13T10:30:00Z)', left(value #>> '{}', 40));
+END
+$$;
+COMMENT ON FUNCTION hindsight._timestamp_problem(jsonb) IS
+    'What is wrong with a JSON timestamp of retain''s items (not a string, not a timestamp, outside the years 1 to '
+    '9999), or NULL when it is fine or absent.';
+
 CREATE OR REPLACE FUNCTION hindsight._check_retain_items(items jsonb)
 RETURNS void
 LANGUAGE plpgsql STABLE
@@ -48,6 +75,7 @@ BEGIN
                       CASE WHEN jsonb_typeof(x->'tags') = 'array' THEN x->'tags' END) g)),
                  ('name_chars', 'document_id', length(x->>'document_id')),
                  ('content_chars', 'content', length(x->>'content')),
+                 ('context_chars', 'context', length(x->>'context')),
                  ('content_chars', 'chunks', (SELECT sum(length(c)) FROM jsonb_array_elements_text(
                       CASE WHEN jsonb_typeof(x->'chunks') = 'array' THEN x->'chunks' END) c)),
                  ('json_bytes', 'metadata', octet_length((x->'metadata')::text))
@@ -63,8 +91,6 @@ BEGIN
                                                THEN jsonb_array_length(v->'entities') END),
                  ('name_chars', 'an entity', (SELECT max(length(e)) FROM jsonb_array_elements_text(
                       CASE WHEN jsonb_typeof(v->'entities') = 'array' THEN v->'entities' END) e)),
-                 ('units', 'merged', CASE WHEN jsonb_typeof(v->'merged') = 'array'
-                                          THEN jsonb_array_length(v->'merged') END),
                  ('json_bytes', 'metadata', octet_length((v->'metadata')::text))
              ) AS s(name, what, size)
         WHERE jsonb_typeof(v) = 'object'
@@ -108,6 +134,8 @@ BEGIN
                    WHEN x ? 'metadata' AND jsonb_typeof(x->'metadata') <> 'object' THEN '"metadata" must be an object'
                    WHEN x ? 'document_id' AND jsonb_typeof(x->'document_id') NOT IN ('string', 'null')
                        THEN '"document_id" must be a string'
+                   WHEN hindsight._timestamp_problem(x->'timestamp') IS NOT NULL
+                       THEN 'timestamp ' || hindsight._timestamp_problem(x->'timestamp')
                    WHEN coalesce(x->>'update_mode', 'replace') NOT IN ('replace', 'append')
                        THEN format('update_mode "%s" is not one of replace, append', x->>'update_mode')
                END AS p
@@ -130,6 +158,16 @@ BEGIN
                        THEN 'needs an "embedding" array of 384 numbers'
                    WHEN jsonb_array_length(v->'embedding') <> 384
                        THEN format('embedding has %s dimensions, expected 384', jsonb_array_length(v->'embedding'))
+                   WHEN jsonb_path_exists(v->'embedding', 'strict $[*] ? (@.type() != "number")')
+                       THEN 'embedding must hold 384 numbers'
+                   WHEN jsonb_path_exists(v->'embedding', 'strict $[*] ? (@ > 1e38 || @ < -1e38)')
+                       THEN 'embedding holds a number out of the range of a 4-byte float'
+                   WHEN hindsight._timestamp_problem(v->'occurred_start') IS NOT NULL
+                       THEN 'occurred_start ' || hindsight._timestamp_problem(v->'occurred_start')
+                   WHEN hindsight._timestamp_problem(v->'occurred_end') IS NOT NULL
+                       THEN 'occurred_end ' || hindsight._timestamp_problem(v->'occurred_end')
+                   WHEN hindsight._timestamp_problem(v->'mentioned_at') IS NOT NULL
+                       THEN 'mentioned_at ' || hindsight._timestamp_problem(v->'mentioned_at')
                    WHEN coalesce(v->>'fact_type', 'world') NOT IN ('world', 'experience', 'observation')
                        THEN format('fact_type "%s" is not one of world, experience, observation', v->>'fact_type')
                    WHEN v ? 'chunk_index' AND (jsonb_typeof(v->'chunk_index') <> 'number'
@@ -146,7 +184,7 @@ BEGIN
                            OR (c #>> '{}')::numeric NOT IN (
                                SELECT n - 1 FROM generate_series(1, jsonb_array_length(x->'units')) n WHERE n <> uo)))
                        THEN format('caused_by %s must list indexes of the item''s other units (0 to %s)',
-                                   v->'caused_by', jsonb_array_length(x->'units') - 1)
+                                   left(v->>'caused_by', 100), jsonb_array_length(x->'units') - 1)
                    WHEN vector_norm((v->>'embedding')::vector) = 0
                        THEN 'embedding is all zeros; cosine similarity is undefined for it'
                    WHEN v ? 'merged' AND (jsonb_typeof(v->'merged') <> 'array' OR EXISTS (
@@ -174,10 +212,12 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._check_retain_items(jsonb) IS
     'Checks the sizes of hindsight.retain''s items and raises 54000 naming the first past a limit of '
-    'hindsight.limits() (items, units, tags, name_chars, content_chars, json_bytes, json_depth, unit_chars, '
-    'entities); then their shape (see its comment), raising 22023 naming the first bad item '
+    'hindsight.limits() (items, units, tags, name_chars, content_chars, context_chars, json_bytes, json_depth, '
+    'unit_chars, entities); then their shape (see its comment), raising 22023 naming the first bad item '
     '(and unit): not an object, no units nor chunks, bad chunks, tags, metadata, document_id or update_mode, a '
-    'unit without text or a 384-number embedding, a bad fact_type, chunk_index, entities, caused_by or merged, an '
+    'unit without text or a 384-number embedding (numbers within a 4-byte float), a bad timestamp, occurred_start, '
+    'occurred_end or mentioned_at (ISO 8601, years 1 to 9999), a bad fact_type, chunk_index, entities, caused_by or '
+    'merged, an '
     'all-zero embedding, or a document_id given twice.';
 
 CREATE OR REPLACE FUNCTION hindsight._name_uuid(name text)

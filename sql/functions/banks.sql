@@ -120,6 +120,10 @@ BEGIN
                 CASE WHEN config_key = ANY (integer_keys) THEN 'an integer >= 1' ELSE 'a number >= 0' END, config_value
                 USING ERRCODE = '22023';
         END IF;
+        IF config_key = 'reranker_max_candidates' THEN  -- what one rerank call takes (hindsight.limits())
+            PERFORM hindsight._check_limit('rerank_texts', 'bank config "reranker_max_candidates"',
+                                           ceil(config_value::text::numeric)::bigint);
+        END IF;
         IF config_key = ANY (count_keys) AND config_value::text::numeric <> trunc(config_value::text::numeric) THEN
             RAISE EXCEPTION 'bank config "%" must be an integer >= 0, got %', config_key, config_value
                 USING ERRCODE = '22023';
@@ -263,10 +267,12 @@ SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 BEGIN
-    IF bank_id IS NULL OR btrim(bank_id) = '' OR length(bank_id) > 200 THEN
+    IF bank_id IS NULL OR btrim(bank_id) = '' THEN
         RAISE EXCEPTION 'bank_id must be a non-blank string of at most 200 characters'
             USING ERRCODE = '22023';
     END IF;
+    PERFORM hindsight._check_limit('name_chars', 'bank_id', length(bank_id));
+    PERFORM hindsight._check_limit('name_chars', 'name', length(name));
     -- the bank records the model its vectors are made with: the one its embedding provider gives
     INSERT INTO hindsight.banks AS b (bank_id, name, config)
     SELECT create_bank.bank_id, create_bank.name,
@@ -284,7 +290,8 @@ $$;
 COMMENT ON FUNCTION hindsight.create_bank(text, text, jsonb, bool) IS
     'Creates a memory bank and returns its id. config (a JSON object) overrides hindsight._default_config(); '
     'the bank''s config records embedding_model, the model of its vectors (given, else the one its embedding '
-    'provider gives: hindsight._embedding_identity). Raises 23505 when the bank exists unless if_not_exists, '
+    'provider gives: hindsight._embedding_identity). Raises 23505 when the bank exists unless if_not_exists, 54000 '
+    'for an id or name over 200 characters (name_chars), '
     '22023 on a bad id or config.';
 
 CREATE OR REPLACE FUNCTION hindsight.configure_bank(bank_id text, config jsonb)
@@ -406,7 +413,7 @@ DECLARE
 BEGIN
     SELECT b.config INTO own FROM hindsight.banks b WHERE b.bank_id = bank_config.bank_id;
     IF NOT FOUND THEN
-        RAISE EXCEPTION 'unknown bank "%"', bank_id
+        RAISE EXCEPTION 'unknown bank "%"', left(bank_id, 200) || CASE WHEN length(bank_id) > 200 THEN '...' ELSE '' END
             USING ERRCODE = 'HS404', HINT = 'Create it first with hindsight.create_bank(bank_id => ...).';
     END IF;
     RETURN hindsight._merge_config(own);

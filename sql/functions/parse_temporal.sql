@@ -40,9 +40,9 @@ DECLARE
     found record;
 BEGIN
     PERFORM hindsight._require_python();
-    IF isfinite(reference) IS false THEN
-        RAISE EXCEPTION 'reference must be a finite timestamp, got %', reference USING ERRCODE = '22023',
-            HINT = 'Leave it out (or NULL) for now().';
+    IF isfinite(reference) IS false OR reference < '0002-01-01 00:00+00' OR reference >= '9999-01-01 00:00+00' THEN
+        RAISE EXCEPTION 'reference must be a finite timestamp in the years 2 to 9998, got %', reference
+            USING ERRCODE = '22023', HINT = 'Leave it out (or NULL) for now().';
     END IF;
     SELECT * INTO found FROM hindsight._parse_temporal(query, coalesce(reference, now()), time_zone, hemisphere);
     IF found.problem IS NOT NULL THEN
@@ -64,7 +64,8 @@ ends, durations, parts of periods, relative chains, seasons, quarters, holidays 
 English, German, French, Spanish, Italian, Russian and Chinese (and Japanese's common forms); dateparser
 for slash dates no rule takes (docs/temporal.md). Seasons are meteorological, for the given hemisphere.
 time_zone: an IANA name in any case, or an offset such as +02:00; NULL time_zone, hemisphere or reference
-mean their defaults. Raises 22023 for an unknown time zone or hemisphere, or an infinite reference.$$;
+mean their defaults. Raises 22023 for an unknown time zone or hemisphere, or a reference outside the years 2 to
+9998 (infinite included: the windows are dates Python holds).$$;
 
 CREATE OR REPLACE FUNCTION hindsight._query_window(
     query text,

@@ -131,6 +131,7 @@ BEGIN
     PERFORM hindsight._check_recall_args(cfg, query, query_embedding, budget, max_tokens, types, tags_match,
                                          temporal_window, fusion, cap_per_source, arms);
     PERFORM hindsight._check_limit('tags', 'tags', cardinality(tags));
+    PERFORM hindsight._check_limit('name_chars', 'a tag', (SELECT max(length(t)) FROM unnest(tags) t));
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
     SELECT * INTO strategy FROM hindsight._strategy(cfg);
 

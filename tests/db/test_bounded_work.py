@@ -76,7 +76,7 @@ REFUSED_SQL = {
     "entities retain_text": ("SELECT * FROM hindsight.retain_text('b', 'ok', entities => %s)",
                              [[f"E{i}" for i in range(101)]], "entities has 101 names"),
     "name_chars retain_text": ("SELECT * FROM hindsight.retain_text('b', 'ok', speaker => %s)", ["s" * 201],
-                               "speaker or document_id: 'sss"),
+                               "speaker has 201 characters, more than the 200 allowed (name_chars)"),
     "json_bytes retain_text": ("SELECT * FROM hindsight.retain_text('b', 'ok', metadata => %s)",
                                [json.dumps({"a": "x" * 70_000})], "metadata has 70,009 bytes"),
     "json_depth retain_text": ("SELECT * FROM hindsight.retain_text('b', 'ok', metadata => %s)",
@@ -108,6 +108,16 @@ REFUSED_SQL = {
     "json_depth config": ("SELECT hindsight.create_bank('c', config => %s)", [json.dumps({"directives": deep(33)})],
                           "config (nesting) has 33 levels"),
     "embed_texts": ("SELECT hindsight.embed('b', %s)", [["x"] * 1025], "texts has 1,025 texts"),
+    "context_chars retain_text": ("SELECT * FROM hindsight.retain_text('b', 'ok', context => %s)", ["c" * 10_001],
+                                  "context has 10,001 characters"),
+    "context_chars retain": ("SELECT * FROM hindsight.retain('b', %s)", [json.dumps([item(context="c" * 10_001)])],
+                             "item 0: context has 10,001 characters"),
+    "name_chars bank id": ("SELECT hindsight.create_bank(%s)", ["b" * 201], "bank_id has 201 characters"),
+    "name_chars bank name": ("SELECT hindsight.create_bank('c', %s)", ["n" * 201], "name has 201 characters"),
+    "name_chars recall tag": ("SELECT * FROM hindsight.recall('b', 'x', tags => %s)", [["t" * 201]],
+                              "a tag has 201 characters"),
+    "rerank_texts config": ("SELECT hindsight.configure_bank('b', %s)", [json.dumps({"reranker_max_candidates": 5000})],
+                            'bank config "reranker_max_candidates" has 5,000 texts'),
     "rerank_texts": ("SELECT hindsight.rerank('b', 'q', %s)", [["x"] * 1001], "documents has 1,001 texts"),
 }  # fmt: skip
 
@@ -180,6 +190,57 @@ def test_a_text_is_embedded_from_its_first_embed_chars_in_the_database(db, clien
 def test_count_tokens_of_a_long_text_counts_in_pieces(db):
     text = "hello world  foo 12345 bar. " * 20_000
     assert db.execute("SELECT hindsight.count_tokens(%s)", (text,)).fetchone()[0] == 180_001
+
+
+def test_what_the_readers_cannot_read_is_refused_at_retain_naming_the_item(db):
+    db.execute("SELECT hindsight.create_bank('b', config => %s)", (json.dumps(E5_BANK),))
+    unit = {"text": "Zed has a red car.", "embedding": vector()}
+    cases = {
+        "item 0, unit 0: occurred_start 99999-01-01 is outside the years 1 to 9999": [
+            {"units": [{**unit, "occurred_start": "99999-01-01"}]}],
+        "item 0, unit 0: mentioned_at next tuesday is not a timestamp (ISO 8601, e.g. 2025-01-13T10:30:00Z)": [
+            {"units": [{**unit, "mentioned_at": "next tuesday"}]}],
+        "item 0: timestamp must be an ISO 8601 string, not a JSON number": [{"timestamp": 5, "units": [unit]}],
+        "item 0, unit 0: embedding must hold 384 numbers": [{"units": [{**unit, "embedding": ["a"] * 384}]}],
+        "item 0, unit 0: embedding holds a number out of the range of a 4-byte float": [
+            {"units": [{**unit, "embedding": [1e39] + [0.0] * 383}]}],
+    }  # fmt: skip
+    for message, items in cases.items():
+        with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
+            db.execute("SELECT * FROM hindsight.retain('b', %s)", (json.dumps(items),))
+        assert caught.value.diag.message_primary == message
+    assert units(db) == 0
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="one-dimensional array of text"):
+        db.execute("SELECT hindsight.embed('b', ARRAY[['a', 'b'], ['c', 'd']])")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="reference must be a finite timestamp in the"):
+        db.execute("SELECT hindsight.parse_temporal('next year', '294276-12-31')")
+    with pytest.raises(psycopg.Error) as caught:
+        db.execute("SELECT hindsight.bank_config(%s)", ("x" * 1_000_000,))
+    assert caught.value.sqlstate == "HS404"
+    assert len(caught.value.diag.message_primary) < 250  # the id is quoted up to 200 characters
+
+
+def test_repeats_of_one_long_text_are_stored_once_whatever_their_number(db):
+    db.execute("SELECT hindsight.create_bank('b', config => %s)", (json.dumps(E5_BANK),))
+    rows = db.execute(
+        "SELECT merged FROM hindsight.retain_text('b', repeat('Bob met Alice in Paris. ', 300))"
+    ).fetchall()
+    assert len(rows) == 1 and len(rows[0][0]) == 299  # one unit, its 299 repeats reported
+
+
+def test_a_model_load_is_awaited_in_slices(db):
+    db.execute("SELECT hindsight.create_bank('m', config => '{\"embedding_model\": \"all-MiniLM-L6-v2\"}')")
+    session = psycopg.connect(db.info.dsn, autocommit=True)
+    session.execute("SELECT hindsight.count_tokens('load hindsight_pl first')")
+    session.execute("SET statement_timeout = '1s'")
+    started = time.perf_counter()
+    with pytest.raises(psycopg.errors.QueryCanceled):
+        session.execute("SELECT hindsight.embed('m', ARRAY['a text'])")  # PyTorch and MiniLM take seconds to load
+    assert time.perf_counter() - started < 2
+    session.execute("RESET statement_timeout")
+    (count,) = session.execute("SELECT cardinality(hindsight.embed('m', ARRAY['a text']))").fetchone()
+    assert count == 1  # the same load, ended
+    session.close()
 
 
 # -- timeouts, cancels and terminations -----------------------------------------------------------------

@@ -99,9 +99,9 @@ def test_the_server_sorts_rerank_results_and_applies_sigmoid_unless_raw(server, 
         (
             "/rerank",
             {"query": "q", "texts": ["a"] * 1001},
-            "texts has 1,001 texts; at most 1,000 per request (rerank_texts)",
+            "texts has 1,001 texts, more than the 1,000 allowed (rerank_texts)",
         ),
-        ("/embed", {"inputs": ["a"] * 1025}, "inputs has 1,025 texts; at most 1,024 per request (embed_texts)"),
+        ("/embed", {"inputs": ["a"] * 1025}, "inputs has 1,025 texts, more than the 1,024 allowed (embed_texts)"),
     ],
 )
 def test_the_server_refuses_bad_requests_with_422(server, path, body, message):

@@ -67,6 +67,8 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
         if kind not in providers.KINDS:
             raise ValueError(f"kind must be query or passage, got {kind!r}")
         limits.check_count("embed_texts", "texts", len(texts or []))
+        if any(t is not None and not isinstance(t, str) for t in texts or []):
+            raise ValueError("texts must be a one-dimensional array of text")
         vectors = provider(plpy, gd, bank_id, "embedding").embed([t or "" for t in texts or []], kind)
         return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
 
@@ -78,6 +80,8 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
 
     def step() -> Any:
         limits.check_count("rerank_texts", "documents", len(documents or []))
+        if any(d is not None and not isinstance(d, str) for d in documents or []):
+            raise ValueError("documents must be a one-dimensional array of text")
         model = provider(plpy, gd, bank_id, "reranker")
         return None if model is None else model.rerank(query or "", [d or "" for d in documents or []]).tolist()
 

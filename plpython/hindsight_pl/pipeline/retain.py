@@ -50,13 +50,15 @@ def prepare(
     (at most 3,000 characters a chunk). ``timestamp`` (aware) is when it was said. Raises
     :class:`InputError` (its message starting with ``label``, e.g. ``item 3``, when given) for blank or
     punctuation-only content or an update mode other than replace or append, and its subclass
-    :class:`~hindsight_pl.limits.LimitError` for content, tags, entities, names or metadata past their limits
+    :class:`~hindsight_pl.limits.LimitError` for content, context, tags, entities, names or metadata past their limits
     (:data:`hindsight_pl.limits.LIMITS`), before any work."""
     prefix = f"{label}: " if label else ""
     limits.check_count("content_chars", f"{prefix}content", len(content))
     check_names(tags, f"{prefix}tags", "tags")
     check_names(entities, f"{prefix}entities", "entities")
-    check_names([speaker, document_id], f"{prefix}speaker or document_id", None)
+    limits.check_count("name_chars", f"{prefix}speaker", len(speaker or ""))
+    limits.check_count("name_chars", f"{prefix}document_id", len(document_id or ""))
+    limits.check_count("context_chars", f"{prefix}context", len(context or ""))
     if metadata is not None:
         limits.check_json(metadata, f"{prefix}metadata")
     cleaned = text.clean_text(content)
@@ -83,12 +85,11 @@ def prepare(
     }
 
 
-def check_names(names: Sequence[str | None] | None, what: str, count: str | None) -> None:
-    """:class:`~hindsight_pl.limits.LimitError` for more names than limit ``count`` allows (None: any number)
-    or a name longer than ``name_chars``."""
+def check_names(names: Sequence[str | None] | None, what: str, count: str) -> None:
+    """:class:`~hindsight_pl.limits.LimitError` for more names than limit ``count`` allows or a name longer than
+    ``name_chars`` (the message quotes its start)."""
     given = [n for n in names or () if isinstance(n, str)]
-    if count is not None:
-        limits.check_count(count, what, len(given))
+    limits.check_count(count, what, len(given))
     longest = max(given, key=len, default="")
     if len(longest) > limits.value("name_chars"):
         raise limits.refuse("name_chars", f"{what}: {longest[:40]!r}...", len(longest))
