@@ -165,7 +165,7 @@ def main() -> None:
         step = state["step"]
         print(f"resumed from {checkpoint} at step {step}")
     if args.export:
-        export(model, tokenizer, out, args.max_length)
+        export(model, tokenizer, out)
         return
 
     log = (out / "train.log").open("a", encoding="utf-8")
@@ -228,14 +228,16 @@ def main() -> None:
         f"LongMemEval {mrr(lme_dev):.3f}")  # fmt: skip
 
 
-def export(model: Any, tokenizer: Any, out: Path, max_length: int) -> None:
-    """model.onnx, model-int8.onnx and the tokenizer in ``out``; ONNX scores checked against PyTorch's."""
+def export(model: Any, tokenizer: Any, out: Path, *, quantize: bool = True) -> dict[str, float]:
+    """``model.onnx`` (opset 17, dynamic batch and length), its int8 dynamic quantisation ``model-int8.onnx`` (unless
+    ``quantize`` is false) and the tokenizer in ``out``, as hindsight_pl.providers.LocalReranker loads them. Returns
+    each file's largest score difference from PyTorch on two pairs."""
     import numpy as np
     import onnxruntime
     import torch
-    from onnxruntime.quantization import QuantType, quantize_dynamic
 
     model.eval()
+    out.mkdir(parents=True, exist_ok=True)
     pairs = [("what did caroline research?", "Caroline researched adoption agencies last week."),
              ("where is the offsite?", "The team offsite moved from Porto to Valencia.")]  # fmt: skip
     batch = tokenizer([q for q, _ in pairs], [d for _, d in pairs], padding=True, return_tensors="pt")
@@ -245,15 +247,25 @@ def export(model: Any, tokenizer: Any, out: Path, max_length: int) -> None:
         dynamic_axes={**{n: {0: "batch", 1: "tokens"} for n in names}, "logits": {0: "batch"}}, opset_version=17,
         dynamo=False,
     )  # fmt: skip
-    quantize_dynamic(str(out / "model.onnx"), str(out / "model-int8.onnx"), weight_type=QuantType.QInt8)
+    files = ["model.onnx"]
+    if quantize:
+        from onnxruntime.quantization import QuantType, quantize_dynamic
+
+        quantize_dynamic(str(out / "model.onnx"), str(out / "model-int8.onnx"), weight_type=QuantType.QInt8)
+        files.append("model-int8.onnx")
     tokenizer.save_pretrained(out)
     with torch.no_grad():
         want = model(**batch).logits.squeeze(-1).numpy()
-    for name in ("model.onnx", "model-int8.onnx"):
+    differences = {}
+    for name in files:
         session = onnxruntime.InferenceSession(str(out / name), providers=["CPUExecutionProvider"])
         got = session.run(None, {n: batch[n].numpy() for n in names})[0].reshape(-1)
+        differences[name] = float(np.abs(got - want).max())
         print(f"{name}: {(out / name).stat().st_size / 1e6:.1f} MB, largest difference from PyTorch "
-              f"{float(np.abs(got - want).max()):.5f}")  # fmt: skip
+              f"{differences[name]:.5f}")  # fmt: skip
+    for path in [out, *out.iterdir()]:  # a database server's user loads it too
+        path.chmod(0o755 if path.is_dir() else 0o644)
+    return differences
 
 
 if __name__ == "__main__":

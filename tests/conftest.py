@@ -24,6 +24,22 @@ def tiny_cross_encoder() -> str:
 
 
 @pytest.fixture(scope="session")
+def tiny_onnx_cross_encoder(tiny_cross_encoder: str) -> str:
+    """The tiny cross-encoder exported to ONNX (fp32) as bench/train_reranker.py --export writes ours."""
+    import sys
+
+    from transformers import AutoModelForSequenceClassification, AutoTokenizer
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from train_reranker import export
+
+    out = Path(tiny_cross_encoder).parent / "onnx"
+    model = AutoModelForSequenceClassification.from_pretrained(tiny_cross_encoder)
+    export(model, AutoTokenizer.from_pretrained(tiny_cross_encoder), out, quantize=False)
+    return str(out)
+
+
+@pytest.fixture(scope="session")
 def embedder() -> LocalEmbedder:
     """The real default embedding model (multilingual-e5-small), loaded once per session."""
     return LocalEmbedder()

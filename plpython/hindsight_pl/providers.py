@@ -32,6 +32,7 @@ import json
 import os
 import time
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from . import limits
@@ -189,8 +190,40 @@ class LocalEmbedder(_Local):
         return np.asarray(summed / np.where(norms == 0, 1, norms), dtype=np.float32)
 
 
+class _OnnxCrossEncoder:
+    """A cross-encoder exported to ONNX (``model-int8.onnx``, else ``model.onnx``, beside its ``tokenizer.json``,
+    as bench/train_reranker.py --export writes them), run by onnxruntime without PyTorch: ``predict(pairs)`` ->
+    one raw logit a pair. onnxruntime runs on ``OMP_NUM_THREADS`` threads (one inside the database)."""
+
+    def __init__(self, folder: Path, max_length: int):
+        import onnxruntime
+        from tokenizers import Tokenizer
+
+        name = "model-int8.onnx" if (folder / "model-int8.onnx").exists() else "model.onnx"
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = int(os.environ.get("OMP_NUM_THREADS") or 0)
+        self.session = onnxruntime.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
+        self.inputs = {i.name for i in self.session.get_inputs()}
+        self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
+        self.tokenizer.enable_padding()
+
+    def predict(self, pairs: Sequence[tuple[str, str]]) -> Any:
+        np = _numpy()
+        encoded = self.tokenizer.encode_batch(list(pairs))
+        feeds = {
+            "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
+            "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
+            "token_type_ids": np.array([e.type_ids for e in encoded], dtype=np.int64),
+        }
+        logits = self.session.run(None, {k: v for k, v in feeds.items() if k in self.inputs})[0]
+        return np.asarray(logits, dtype=np.float64).reshape(len(pairs))
+
+
 class LocalReranker(_Local):
-    """A sentence-transformers ``CrossEncoder`` (a path or a model-hub name) in this process; raw logits.
+    """A cross-encoder in this process; raw logits. ``model`` is a folder holding an ONNX export
+    (``model-int8.onnx`` or ``model.onnx`` and ``tokenizer.json``: onnxruntime, no PyTorch), else a
+    sentence-transformers ``CrossEncoder`` path or name.
 
     It reads at most ``rerank_chars`` characters of the query and of each document (cut before its
     tokenizer sees them), in native calls of at most ``batch_size`` pairs and about
@@ -205,6 +238,12 @@ class LocalReranker(_Local):
         self._loading: concurrent.futures.Future[Any] | None = None
 
     def _make(self) -> Any:
+        folder = Path(self.model)
+        if (folder / "tokenizer.json").exists() and any(folder.glob("model*.onnx")):
+            try:
+                return _OnnxCrossEncoder(folder, self.max_length)
+            except (OSError, RuntimeError, ValueError) as exc:  # onnxruntime's own classes are RuntimeErrors
+                raise ProviderError(f"cross-encoder {self.model!r} could not be loaded: {exc}") from exc
         _offline()
         from sentence_transformers import CrossEncoder
 
@@ -217,8 +256,6 @@ class LocalReranker(_Local):
         np = _numpy()
         if not documents:
             return np.zeros(0, dtype=np.float64)
-        import torch
-
         most = limits.value("rerank_chars")
         pairs = [(query[:most], d[:most]) for d in documents]
         model = self._load()
@@ -226,6 +263,11 @@ class LocalReranker(_Local):
         for part in limits.batches([limits.cost(q) + limits.cost(d) for q, d in pairs], 2 * limits.CALL_COST,
                                    self.batch_size):  # fmt: skip
             limits.checkpoint()
+            if isinstance(model, _OnnxCrossEncoder):
+                scores.extend(model.predict(pairs[part]))
+                continue
+            import torch
+
             scores.extend(np.asarray(model.predict(
                 pairs[part], batch_size=self.batch_size, activation_fn=torch.nn.Identity(), show_progress_bar=False,
                 convert_to_numpy=True,

@@ -33,14 +33,16 @@ BEGIN
     IF jsonb_typeof(value) <> 'string' THEN
         RETURN format('must be an ISO 8601 string, not a JSON %s', jsonb_typeof(value));
     END IF;
-    t := (value #>> '{}')::timestamptz;
+    BEGIN  -- a block of its own: only a present value pays for the subtransaction
+        t := (value #>> '{}')::timestamptz;
+    EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow OR invalid_parameter_value THEN
+        RETURN format('%s is not a timestamp (ISO 8601, e.g. 2025-01-13T10:30:00Z)', left(value #>> '{}', 40));
+    END;
     -- what every reader takes: Python's datetime holds the years 1 to 9999
     IF t < '0001-01-01 00:00+00' OR t >= '10000-01-01 00:00+00' THEN
         RETURN format('%s is outside the years 1 to 9999', left(value #>> '{}', 40));
     END IF;
     RETURN NULL;
-EXCEPTION WHEN invalid_datetime_format OR datetime_field_overflow OR invalid_parameter_value THEN
-    RETURN format('%s is not a timestamp (ISO 8601, e.g. 2025-01-13T10:30:00Z)', left(value #>> '{}', 40));
 END
 $$;
 COMMENT ON FUNCTION hindsight._timestamp_problem(jsonb) IS

@@ -67,6 +67,14 @@ def test_the_tiny_cross_encoder_gives_raw_logits_outside_0_1(cross_encoder):
     assert cross_encoder.rerank("q", []).shape == (0,)
 
 
+def test_the_onnx_export_scores_as_pytorch_does_without_pytorch(cross_encoder, tiny_onnx_cross_encoder):
+    onnx = LocalReranker(tiny_onnx_cross_encoder)
+    query, texts = "what class did melanie take", [*TEXTS, "melanie went to a pottery class " * 100]
+    got, want = onnx.rerank(query, texts), cross_encoder.rerank(query, texts)
+    assert np.allclose(got, want, atol=1e-4) and len(set(np.round(got, 4))) == 4
+    assert type(onnx._load()).__name__ == "_OnnxCrossEncoder"
+
+
 def test_a_missing_cross_encoder_names_the_path(tmp_path):
     with pytest.raises(ProviderError, match=f"cross-encoder '{tmp_path}/nothing' could not be loaded"):
         LocalReranker(str(tmp_path / "nothing")).rerank("q", ["d"])
