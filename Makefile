@@ -18,6 +18,8 @@
 #   make test-citus    tests/citus/ on a throwaway three-node Citus cluster (docs/scale-out.md).
 #   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
 #   make bench         LoCoMo quality, recall latency, providers, bounded work (docs/benchmarks.md), about 17 minutes.
+#   make train-reranker  train our cross-encoder from ../shared/data (SQuAD, LongMemEval's training split) on
+#                      the CPU, about an hour, resumable; export it to ONNX into build/reranker.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #   make bench-longmemeval  LongMemEval_S (dev split): the 60 held-out questions, user turns, turn-level
 #                      Recall@5/10, NDCG@10 and session Recall@5 (docs/benchmarks.md), about 40 minutes on a
@@ -124,7 +126,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval train-reranker bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -291,6 +293,11 @@ bench: $(VENV)/.installed install-extension
 
 bench-longmemeval: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/longmemeval.py
+
+# Our cross-encoder (bench/train_reranker.py): about an hour on 2 cores, resumable; then its ONNX export.
+train-reranker: $(VENV)/.installed
+	$(VENV)/bin/python bench/train_reranker.py
+	$(VENV)/bin/python bench/train_reranker.py --export
 
 bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/retain.py

@@ -10,7 +10,7 @@ Data (fixed seeds; counts logged):
   * never LoCoMo (its licence is non-commercial, and it is the test).
 Loss: listwise, a softmax cross-entropy over groups of one relevant and ``--negatives`` hard negatives
 (Nogueira & Cho's pointwise BCE was the alternative; a group's softmax trains the ranking directly).
-Dev (logged at every checkpoint): MRR of the relevant passage among its group for 400 SQuAD questions and
+Dev (logged at every checkpoint): MRR of the relevant passage among its group for 200 SQuAD questions and
 for the LongMemEval training questions' turns kept out of training (20 questions, 1 relevant + 20 BM25
 negatives each).
 
@@ -138,10 +138,10 @@ def main() -> None:
     parser.add_argument("--minutes", type=float, default=60.0, help="training time budget of this run")
     parser.add_argument("--groups-per-step", type=int, default=8)
     parser.add_argument("--negatives", type=int, default=3)
-    parser.add_argument("--max-length", type=int, default=160)
+    parser.add_argument("--max-length", type=int, default=192)
     parser.add_argument("--lr", type=float, default=4e-5)
     parser.add_argument("--squad", type=int, default=40_000, help="SQuAD questions to draw groups from")
-    parser.add_argument("--checkpoint-every", type=int, default=50)
+    parser.add_argument("--checkpoint-every", type=int, default=150)
     parser.add_argument("--export", action="store_true", help="export the last checkpoint to ONNX and stop")
     args = parser.parse_args()
 
@@ -178,12 +178,16 @@ def main() -> None:
     rng = random.Random(SEED)
     started = time.perf_counter()
     squad = squad_groups(args.negatives, rng, args.squad)
-    squad_dev, squad = squad[:400], squad[400:]
+    squad_dev, squad = squad[:200], squad[200:]
     lme, lme_dev = lme_groups(args.negatives, dev_questions=20)
-    mixed = squad + lme * 4  # the conversational pairs, four times over: about a fifth of the steps
-    random.Random(SEED).shuffle(mixed)
+    size = args.groups_per_step
+    # steps of one source each (short SQuAD pairs pad short), shuffled together; the conversational groups four
+    # times over (their negatives differ each time)
+    steps = [squad[i : i + size] for i in range(0, len(squad), size)]
+    steps += [lme[i : i + size] for _ in range(4) for i in range(0, len(lme), size)]
+    random.Random(SEED).shuffle(steps)
     say(f"data ({time.perf_counter() - started:.0f} s): SQuAD {len(squad)} groups (+{len(squad_dev)} dev), "
-        f"LongMemEval {len(lme)} groups (+{len(lme_dev)} dev), {len(mixed)} in the mix; "
+        f"LongMemEval {len(lme)} groups (+{len(lme_dev)} dev), {len(steps)} steps of {size} groups; "
         f"{args.negatives} negatives a group, max length {args.max_length}, lr {args.lr}, seed {SEED}")  # fmt: skip
 
     def scores(pairs: list[tuple[str, str]]) -> Any:
@@ -204,11 +208,10 @@ def main() -> None:
     if step == 0:
         say(f"step 0: dev MRR SQuAD {mrr(squad_dev):.3f}, LongMemEval {mrr(lme_dev):.3f} (the bi-encoder's weights)")
     model.train()
-    size = args.groups_per_step
     deadline = time.perf_counter() + 60 * args.minutes
-    total_steps = len(mixed) // size
+    total_steps = len(steps)
     while time.perf_counter() < deadline and step < total_steps:
-        groups = mixed[step * size : (step + 1) * size]
+        groups = steps[step]
         logits = scores([(q, p) for q, passages in groups for p in passages]).view(len(groups), -1)
         loss = torch.nn.functional.cross_entropy(logits, torch.zeros(len(groups), dtype=torch.long))
         loss.backward()
