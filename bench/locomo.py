@@ -12,6 +12,7 @@ Two modes, each with its own banks:
 
     .venv/bin/python bench/locomo.py [PATH] [--modes turn,facts] [--conversations N] [--extra]
                                      [--embedding-model all-MiniLM-L6-v2 --output bench/results/locomo_minilm.json]
+                                     [--reranker build/reranker --methods "full;full, reranked"]
 
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
@@ -130,6 +131,9 @@ def main() -> None:
         choices=[E5, MINILM],
         help="the banks' embedding model (banks of another model than the default are named -<model>)",
     )
+    parser.add_argument("--reranker", default=None,
+                        help="a cross-encoder folder (e.g. build/reranker): adds the method 'full, reranked', the"
+                        " banks reranking with it inside the database")  # fmt: skip
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
 
@@ -144,6 +148,9 @@ def main() -> None:
     if args.conversations:
         conversations = conversations[: args.conversations]
     methods = {**METHODS, **(EXTRA if args.extra else {})}
+    if args.reranker:
+        provider = {"kind": "local", "model": str(Path(args.reranker).resolve())}
+        methods["full, reranked"] = {"bank_config": {"reranker_provider": provider}}
     if args.methods:
         wanted = [m.strip() for m in args.methods.split(";")]
         if unknown := [m for m in wanted if m not in methods]:

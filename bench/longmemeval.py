@@ -19,7 +19,8 @@ Held-out questions: the 60 questions whose SHA-256 of ``question_id`` is smalles
 tuning (bench/longmemeval.py --split held-out is what docs/benchmarks.md reports; ``--split train`` are the other
 191). The rule is :func:`held_out`; it never changes.
 
-    .venv/bin/python bench/longmemeval.py [--split held-out|train|all] [--questions N] [--all-turns] [--dsn DSN]
+    .venv/bin/python bench/longmemeval.py [--split held-out|train|all] [--questions N] [--all-turns]
+                                          [--reranker build/reranker --methods full] [--dsn DSN]
 
 Data: ``$HINDSIGHT_LONGMEMEVAL``, else ``../shared/data/longmemeval/longmemeval_s_dev.jsonl`` beside the project
 (read where it lies, never copied). Banks are named bench-lme-<question_id>[-all] and reused when they hold one
@@ -135,6 +136,10 @@ def main() -> None:
     parser.add_argument("--split", choices=["held-out", "train", "all"], default="held-out")
     parser.add_argument("--questions", type=int, default=0, help="only the first N questions of the split")
     parser.add_argument("--all-turns", action="store_true", help="index the assistant's turns too (full protocol)")
+    parser.add_argument("--reranker", default=None,
+                        help="a cross-encoder folder (e.g. build/reranker): the banks rerank with it inside the"
+                        " database for this run (--methods full only makes sense then)")  # fmt: skip
+    parser.add_argument("--methods", default="", help="subset of the methods, separated by commas")
     parser.add_argument("--output", default="bench/results/longmemeval.json")
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
@@ -156,7 +161,13 @@ def main() -> None:
     print(f"{path.name}: split {args.split}, {len(chosen)} questions evaluated, {len(abstentions)} abstention and "
           f"{len(skipped)} single-session-assistant questions left out; "
           f"{'every turn' if args.all_turns else 'the user turns'} indexed")  # fmt: skip
-    per_method: dict[str, list[tuple[str, dict[str, float]]]] = {m: [] for m in [*METHODS, COSINE]}
+    wanted = [m.strip() for m in args.methods.split(",") if m.strip()] or [*METHODS, COSINE]
+    if unknown := [m for m in wanted if m not in [*METHODS, COSINE]]:
+        parser.error(f"unknown method {unknown[0]!r}: choose from {', '.join([*METHODS, COSINE])}")
+    per_method: dict[str, list[tuple[str, dict[str, float]]]] = {m: [] for m in wanted}
+    reranker = (
+        {"reranker_provider": {"kind": "local", "model": str(Path(args.reranker).resolve())}} if args.reranker else {}
+    )
     retain_s: list[float] = []
     recall_ms: list[float] = []
     with Progress(transient=True) as progress:
@@ -165,6 +176,10 @@ def main() -> None:
             bank, spent = ensure_bank(client, question, args.all_turns)
             if spent:
                 retain_s.append(spent)
+            client.conn.execute(  # the reranker of this run, or none
+                "UPDATE hindsight.banks SET config = config - 'reranker_provider' || %s::jsonb WHERE bank_id = %s",
+                (json.dumps(reranker), bank),
+            )
             evidence = {turn_id for turn_id, _, turn, _ in turns(question, args.all_turns) if turn.get("has_answer")}
             sessions = set(question["answer_session_ids"])
             if not evidence:  # the evidence is in turns this protocol does not index
@@ -174,6 +189,8 @@ def main() -> None:
             embedding = client.embedder_for(bank).embed([question["question"]], kind="query")[0]
             asked = when(question["question_date"])
             for name, arms in METHODS.items():
+                if name not in per_method:
+                    continue
                 started = time.perf_counter()
                 rows = client.conn.execute(
                     "SELECT metadata->>'turn' FROM hindsight.recall(bank_id => %s, query => %s, query_embedding => %s,"
@@ -183,6 +200,9 @@ def main() -> None:
                 if name == "full":
                     recall_ms.append(1000 * (time.perf_counter() - started))
                 per_method[name].append((question["question_type"], metrics([r[0] for r in rows], evidence, sessions)))
+            if COSINE not in per_method:
+                progress.advance(task)
+                continue
             rows = client.conn.execute(  # every unit's distance (a materialised scan: no index), the nearest first
                 "WITH u AS MATERIALIZED (SELECT id, metadata, embedding FROM hindsight.memory_units WHERE bank_id = %s)"
                 " SELECT metadata->>'turn' FROM u ORDER BY embedding <=> %s, id LIMIT 30",
@@ -191,9 +211,11 @@ def main() -> None:
             per_method[COSINE].append((question["question_type"], metrics([r[0] for r in rows], evidence, sessions)))
             progress.advance(task)
 
-    types = sorted({t for t, _ in per_method["full"]})
+    first = next(iter(per_method))
+    types = sorted({t for t, _ in per_method[first]})
     results: dict[str, Any] = {}
-    print(f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}   (n = {len(per_method['full'])})")
+    print(f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}   (n = {len(per_method[first])})"
+          + (f", reranked by {args.reranker}" if args.reranker else ""))  # fmt: skip
     for name, rows in per_method.items():
         overall = mean([m for _, m in rows])
         results[name] = {"overall": overall, "by_type": {t: mean([m for k, m in rows if k == t]) for t in types}}
@@ -201,7 +223,7 @@ def main() -> None:
               f"{overall['session R@5']:>10.3f}")  # fmt: skip
     print("\nNDCG@10 per question type (n)")
     print(f"{'method':<16}" + "".join(f"{t[:22]:>24}" for t in types))
-    counts = {t: sum(1 for k, _ in per_method["full"] if k == t) for t in types}
+    counts = {t: sum(1 for k, _ in per_method[first] if k == t) for t in types}
     print(f"{'(questions)':<16}" + "".join(f"{counts[t]:>24}" for t in types))
     for name in per_method:
         print(f"{name:<16}" + "".join(f"{results[name]['by_type'][t]['NDCG@10']:>24.3f}" for t in types))
@@ -215,8 +237,8 @@ def main() -> None:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({
-        "header": header(client.conn), "split": args.split, "all_turns": args.all_turns,
-        "questions": len(per_method["full"]), "abstentions_left_out": len(abstentions),
+        "header": header(client.conn), "split": args.split, "all_turns": args.all_turns, "reranker": args.reranker,
+        "questions": len(per_method[first]), "abstentions_left_out": len(abstentions),
         "single_session_assistant_left_out": len(skipped), "question_types": counts, "results": results,
         "timing": timing,
     }, indent=1))  # fmt: skip
