@@ -25,6 +25,7 @@ import logging
 import math
 import threading
 import time
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.applications import Starlette
@@ -56,6 +57,14 @@ class _Invalid(Exception):
 
 class _TooLarge(_Invalid):
     status = 413
+
+
+class _Gone(Exception):
+    """The client of a request of ``texts`` texts went away before its answer."""
+
+    def __init__(self, texts: int) -> None:
+        super().__init__(f"the client went away ({texts} texts)")
+        self.texts = texts
 
 
 def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlette:
@@ -92,79 +101,78 @@ def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlett
             raise _Invalid(limits.refuse(limit, name, len(texts)))
         return texts
 
-    async def _in_parts(request: Request, call: Any, texts: list[str], most: int) -> list[Any] | None:
+    async def _in_parts(request: Request, call: Any, texts: list[str], most: int) -> list[Any]:
         """``call(part)`` over ``texts`` a part at a time (at most 32 texts and PART_COST of what the model reads of
-        them, ``most`` characters each), each part holding the model alone, so requests take turns; None when the
-        client went away (the rest is not computed)."""
+        them, ``most`` characters each), each part holding the model alone, so requests take turns; raises
+        :class:`_Gone` when the client went away (the rest is not computed)."""
         results: list[Any] = []
         costs = [limits.cost(t[:most]) for t in texts]
         for n, part in enumerate(limits.batches(costs, PART_COST, 32)):
             if n and await request.is_disconnected():
-                return None
+                raise _Gone(len(texts))
             results.extend(await run_in_threadpool(_locked, call, texts[part]))
         return results
 
-    async def embed(request: Request) -> Response:
-        started = time.perf_counter()
-        try:
-            body = await _body(request)
-            texts = _texts(body.get("inputs"), "inputs", "embed_texts")
-            kind = body.get("prompt_name") or "passage"
-            if kind not in ("query", "passage"):
-                raise _Invalid("prompt_name must be query or passage")
-        except _Invalid as exc:
-            return _refuse(request, exc, started)
+    def _handler(
+        work: Callable[[Request], Awaitable[tuple[int, Response]]],
+    ) -> Callable[[Request], Awaitable[Response]]:
+        """The endpoint of ``work(request) -> (texts, response)``: refusals answered with their status, a request
+        whose client went away with 499, one log line each."""
+
+        async def handle(request: Request) -> Response:
+            started = time.perf_counter()
+            try:
+                texts, response = await work(request)
+            except _Invalid as exc:
+                _log(request, 0, started, exc.status)
+                return JSONResponse({"error": str(exc), "error_type": "Validation"}, status_code=exc.status)
+            except _Gone as gone:
+                _log(request, gone.texts, started, 499)
+                return Response(status_code=499)
+            _log(request, texts, started, response.status_code)
+            return response
+
+        return handle
+
+    async def embed(request: Request) -> tuple[int, Response]:
+        body = await _body(request)
+        texts = _texts(body.get("inputs"), "inputs", "embed_texts")
+        kind = body.get("prompt_name") or "passage"
+        if kind not in ("query", "passage"):
+            raise _Invalid("prompt_name must be query or passage")
         vectors = await _in_parts(request, lambda part: embedder.embed(part, kind).tolist(), texts,
                                   limits.value("embed_chars"))  # fmt: skip
-        if vectors is None:
-            _log(request, len(texts), started, 499)
-            return Response(status_code=499)
-        _log(request, len(texts), started, 200)
-        return JSONResponse(vectors)
+        return len(texts), JSONResponse(vectors)
 
-    async def rerank(request: Request) -> Response:
-        started = time.perf_counter()
+    async def rerank(request: Request) -> tuple[int, Response]:
         if reranker is None:
-            _log(request, 0, started, 424)
-            return JSONResponse(
+            return 0, JSONResponse(
                 {"error": "this server has no cross-encoder: start it with --reranker-model", "error_type": "Backend"},
                 status_code=424,
             )
-        try:
-            body = await _body(request)
-            query = body.get("query")
-            if not isinstance(query, str):
-                raise _Invalid("query must be a string")
-            texts = _texts(body.get("texts"), "texts", "rerank_texts")
-        except _Invalid as exc:
-            return _refuse(request, exc, started)
+        body = await _body(request)
+        query = body.get("query")
+        if not isinstance(query, str):
+            raise _Invalid("query must be a string")
+        texts = _texts(body.get("texts"), "texts", "rerank_texts")
         found = await _in_parts(request, lambda part: reranker.rerank(query, part).tolist(), texts,
                                 limits.value("rerank_chars"))  # fmt: skip
-        if found is None:
-            _log(request, len(texts), started, 499)
-            return Response(status_code=499)
         scores = [float(s) for s in found]
         if not body.get("raw_scores", False):
             scores = [1 / (1 + math.exp(-s)) if math.isfinite(s) else s for s in scores]
         ranked = sorted(range(len(texts)), key=lambda i: -scores[i] if math.isfinite(scores[i]) else math.inf)
-        _log(request, len(texts), started, 200)
-        return JSONResponse([{"index": i, "score": scores[i]} for i in ranked])
+        return len(texts), JSONResponse([{"index": i, "score": scores[i]} for i in ranked])
 
     async def health(request: Request) -> Response:
         return Response(status_code=200)
 
     return Starlette(
         routes=[
-            Route("/embed", embed, methods=["POST"]),
-            Route("/rerank", rerank, methods=["POST"]),
+            Route("/embed", _handler(embed), methods=["POST"]),
+            Route("/rerank", _handler(rerank), methods=["POST"]),
             Route("/health", health, methods=["GET"]),
         ]
     )
-
-
-def _refuse(request: Request, problem: _Invalid, started: float) -> Response:
-    _log(request, 0, started, problem.status)
-    return JSONResponse({"error": str(problem), "error_type": "Validation"}, status_code=problem.status)
 
 
 def _log(request: Request, texts: int, started: float, status: int) -> None:
