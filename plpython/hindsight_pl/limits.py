@@ -14,8 +14,8 @@ a call back into PostgreSQL checks for a pending cancel (``statement_timeout``,
 native calls (model batches, extraction chunks, token counts) and waits for network answers in
 slices (:func:`wait`); the extension installs a checkpoint that runs a prepared empty ``SELECT``
 (about 1 µs) once per session (``hindsight._load``). Each native call between two checkpoints is
-kept under about half a second on one core by its input's size (:data:`CALL_COST`). Outside the
-database the checkpoint does nothing and :func:`wait` calls straight through.
+kept under about 0.7 s on one core by its input's size (:data:`CALL_COST`; bench/bounded.py). Outside
+the database the checkpoint does nothing and :func:`wait` calls straight through.
 """
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ LIMITS: dict[str, Limit] = {
     row["name"]: Limit(**row) for row in json.loads((Path(__file__).parent / "limits.json").read_text("utf-8"))
 }
 
-# What one native model call may read between two checkpoints, in cost units (:func:`cost`): about 500
-# model tokens whatever the script, half a second of multilingual-e5-small on one core here.
+# What one native model call may read between two checkpoints, in cost units (:func:`cost`): at most about 500
+# model tokens whatever the script; multilingual-e5-small reads it in 0.4-0.7 s on one core here (bench/bounded.py).
 CALL_COST = 2_000
 SEE = "SELECT * FROM hindsight.limits(); docs/reliability.md"  # where a refusal's hint points
 
@@ -95,13 +95,12 @@ def check_count(name: str, what: str, count: int) -> None:
 def check_json(document: Any, what: str) -> None:
     """:class:`LimitError` when ``document`` (parsed JSON) nests deeper than ``json_depth`` or its JSON text
     is longer than ``json_bytes``; depth is checked first, without recursion."""
-    deepest, stack = 0, [(document, 1)]
+    stack = [(document, 1)]
     while stack:
         node, depth = stack.pop()
         if isinstance(node, dict | list):
             if depth > value("json_depth"):
                 raise refuse("json_depth", what, depth)
-            deepest = max(deepest, depth)
             stack.extend((child, depth + 1) for child in (node.values() if isinstance(node, dict) else node))
     size = len(json.dumps(document, ensure_ascii=False).encode())
     if size > value("json_bytes"):
