@@ -21,7 +21,7 @@ from pydantic import Field
 from hindsight_pl import __version__, limits
 
 from ._client import Client
-from ._errors import HindsightError
+from ._errors import BankNotFoundError, HindsightError
 
 INSTRUCTIONS = (
     "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
@@ -47,6 +47,8 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         with lock:
             try:
                 yield
+            except BankNotFoundError as exc:  # the driver's hint names Python and the CLI; an agent has a tool
+                raise ToolError(f"{exc.args[0]} (hint: call the create_bank tool first)") from exc
             except HindsightError as exc:
                 raise ToolError(str(exc)) from exc
 

@@ -41,7 +41,7 @@ def server_status() -> None:
 def mcp(
     http: Annotated[bool, typer.Option("--http", help="Serve streamable HTTP instead of stdio.")] = False,
     host: Annotated[str, typer.Option(help="Address to listen on with --http.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8765,
+    port: Annotated[int, typer.Option(help="Port to listen on with --http.")] = 8766,
     dsn: Dsn = None,
 ) -> None:
     """Serve memory to agents over the Model Context Protocol (tools: retain, recall, reflect, list_banks,

@@ -51,6 +51,7 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     assert item["when"] == "2025-01-13T10:30:00+00:00"
     assert "Priya" in out["entities"].content[0].text
     assert out["missing"].is_error and 'unknown bank "nowhere"' in out["missing"].content[0].text
+    assert "call the create_bank tool" in out["missing"].content[0].text
     assert out["too_long"].is_error  # the limit every interface shares, named
     assert "query has 2,001 characters, more than the 2,000 allowed (query_chars)" in out["too_long"].content[0].text
     reflected = out["reflected"].structured_content
