@@ -12,7 +12,7 @@ Two modes, each with its own banks:
 
     .venv/bin/python bench/locomo.py [PATH] [--modes turn,facts] [--conversations N] [--extra]
                                      [--embedding-model all-MiniLM-L6-v2 --output bench/results/locomo_minilm.json]
-                                     [--reranker build/reranker --methods "full;full, reranked"]
+                                     [--reranker build/reranker --reranker-candidates 50,300 --methods full]
 
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
@@ -132,8 +132,10 @@ def main() -> None:
         help="the banks' embedding model (banks of another model than the default are named -<model>)",
     )
     parser.add_argument("--reranker", default=None,
-                        help="a cross-encoder folder (e.g. build/reranker): adds the method 'full, reranked', the"
-                        " banks reranking with it inside the database")  # fmt: skip
+                        help="a cross-encoder folder (e.g. build/reranker): adds the methods 'full, reranked (N)',"
+                        " the banks reranking N candidates with it inside the database")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=lambda v: [int(x) for x in v.split(",")], default=[300],
+                        help="candidates the reranker reads, e.g. 50,100,300: one method each")  # fmt: skip
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
 
@@ -150,7 +152,10 @@ def main() -> None:
     methods = {**METHODS, **(EXTRA if args.extra else {})}
     if args.reranker:
         provider = {"kind": "local", "model": str(Path(args.reranker).resolve())}
-        methods["full, reranked"] = {"bank_config": {"reranker_provider": provider}}
+        for count in args.reranker_candidates:
+            methods[f"full, reranked ({count})"] = {
+                "bank_config": {"reranker_provider": provider, "reranker_max_candidates": count}
+            }
     if args.methods:
         wanted = [m.strip() for m in args.methods.split(";")]
         if unknown := [m for m in wanted if m not in methods]:

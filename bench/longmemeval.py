@@ -139,6 +139,7 @@ def main() -> None:
     parser.add_argument("--reranker", default=None,
                         help="a cross-encoder folder (e.g. build/reranker): the banks rerank with it inside the"
                         " database for this run (--methods full only makes sense then)")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=int, default=300, help="candidates the reranker reads")
     parser.add_argument("--methods", default="", help="subset of the methods, separated by commas")
     parser.add_argument("--output", default="bench/results/longmemeval.json")
     parser.add_argument("--dsn", default=None)
@@ -165,9 +166,8 @@ def main() -> None:
     if unknown := [m for m in wanted if m not in [*METHODS, COSINE]]:
         parser.error(f"unknown method {unknown[0]!r}: choose from {', '.join([*METHODS, COSINE])}")
     per_method: dict[str, list[tuple[str, dict[str, float]]]] = {m: [] for m in wanted}
-    reranker = (
-        {"reranker_provider": {"kind": "local", "model": str(Path(args.reranker).resolve())}} if args.reranker else {}
-    )
+    reranker = {"reranker_provider": {"kind": "local", "model": str(Path(args.reranker).resolve())},
+                "reranker_max_candidates": args.reranker_candidates} if args.reranker else {}  # fmt: skip
     retain_s: list[float] = []
     recall_ms: list[float] = []
     with Progress(transient=True) as progress:
@@ -177,7 +177,8 @@ def main() -> None:
             if spent:
                 retain_s.append(spent)
             client.conn.execute(  # the reranker of this run, or none
-                "UPDATE hindsight.banks SET config = config - 'reranker_provider' || %s::jsonb WHERE bank_id = %s",
+                "UPDATE hindsight.banks SET config = config - '{reranker_provider,reranker_max_candidates}'::text[]"
+                " || %s::jsonb WHERE bank_id = %s",
                 (json.dumps(reranker), bank),
             )
             evidence = {turn_id for turn_id, _, turn, _ in turns(question, args.all_turns) if turn.get("has_answer")}
@@ -214,8 +215,10 @@ def main() -> None:
     first = next(iter(per_method))
     types = sorted({t for t, _ in per_method[first]})
     results: dict[str, Any] = {}
-    print(f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}   (n = {len(per_method[first])})"
-          + (f", reranked by {args.reranker}" if args.reranker else ""))  # fmt: skip
+    reader = f", {args.reranker_candidates} candidates reranked by {args.reranker}" if args.reranker else ""
+    print(
+        f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}   (n = {len(per_method[first])}){reader}"
+    )
     for name, rows in per_method.items():
         overall = mean([m for _, m in rows])
         results[name] = {"overall": overall, "by_type": {t: mean([m for k, m in rows if k == t]) for t in types}}
@@ -238,6 +241,7 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({
         "header": header(client.conn), "split": args.split, "all_turns": args.all_turns, "reranker": args.reranker,
+        "reranker_candidates": args.reranker_candidates if args.reranker else None,
         "questions": len(per_method[first]), "abstentions_left_out": len(abstentions),
         "single_session_assistant_left_out": len(skipped), "question_types": counts, "results": results,
         "timing": timing,
