@@ -18,8 +18,9 @@ Implementations, chosen by a JSON config (a bank's ``embedding_provider`` /
 * ``{"kind": "http", "url": ..., "timeout": 30, "retries": 3}``: a server speaking the
   text-embeddings-inference (TEI) protocol (``POST /embed``, ``POST /rerank``,
   ``GET /health``), batches of 128, retried with exponential backoff on connection errors,
-  timeouts, 429 and 5xx. ``"prompt_names": true`` sends ``prompt_name`` = the kind (for
-  servers whose model has query / passage prompts).
+  connect timeouts, 429 and 5xx (not when a server took the request and did not answer in time).
+  ``"prompt_names": true`` sends ``prompt_name`` = the kind (for servers whose model has query /
+  passage prompts).
 * ``{"kind": "none"}`` (rerankers only): no cross-encoder; recall uses its passthrough.
 
 docs/providers.md describes configuration, memory and latency.
@@ -305,6 +306,8 @@ class _HTTP:
         for attempt in range(self.retries + 1):
             try:
                 response = limits.wait(self._session.post, url, json=body, timeout=self.timeout)
+            except requests.ReadTimeout as exc:  # a server too busy to answer in time is not asked again
+                raise ProviderError(f"model server {url} did not answer within {self.timeout} s ({exc})") from exc
             except (requests.ConnectionError, requests.Timeout) as exc:
                 problem = f"{type(exc).__name__}: {exc}"
             else:

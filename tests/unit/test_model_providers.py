@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import http.server
 import threading
+import time
 
 import numpy as np
 import pytest
@@ -195,3 +196,27 @@ def test_configs_choose_the_provider():
     assert isinstance(remote, HTTPEmbedder) and (remote.url, remote.timeout, remote.retries) == ("http://m:8081", 5, 1)
     assert providers.reranker(None) is None and providers.reranker({"kind": "none"}) is None
     assert isinstance(providers.reranker({"kind": "local", "model": "/m"}), LocalReranker)
+
+
+class _Silent(http.server.BaseHTTPRequestHandler):
+    """Takes a request and answers nothing for 3 s; counts requests."""
+
+    seen = 0
+
+    def log_message(self, *args):
+        pass
+
+    def do_POST(self):
+        type(self).seen += 1
+        self.rfile.read(int(self.headers["Content-Length"]))
+        time.sleep(3)
+
+
+def test_a_server_that_does_not_answer_in_time_is_not_asked_again():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Silent)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    url = f"http://127.0.0.1:{server.server_port}"
+    with pytest.raises(ProviderError, match=f"model server {url}/embed did not answer within 0.5 s"):
+        HTTPEmbedder(url, timeout=0.5, retries=3).embed(["a text"])
+    assert _Silent.seen == 1  # not four requests queued on a busy server
+    server.shutdown()
