@@ -23,6 +23,9 @@ Implementations, chosen by a JSON config (a bank's ``embedding_provider`` /
   passage prompts).
 * ``{"kind": "none"}`` (rerankers only): no cross-encoder; recall uses its passthrough.
 
+A reranker reads only queries in Latin script (recall uses its passthrough for the others) unless its config
+says ``"multilingual": true`` (:func:`reads`).
+
 docs/providers.md describes configuration, memory and latency.
 """
 
@@ -38,6 +41,7 @@ from typing import Any, Protocol
 
 from . import limits
 from .errors import ProviderError
+from .text import latin_script
 
 DIMENSIONS = 384
 MINILM = "all-MiniLM-L6-v2"
@@ -230,6 +234,8 @@ class LocalReranker(_Local):
     tokenizer sees them), in native calls of at most ``batch_size`` pairs and about
     ``2 * CALL_COST`` (:mod:`hindsight_pl.limits`) with a checkpoint between two."""
 
+    multilingual = False  # reads only queries in Latin script unless the config says otherwise (:func:`reads`)
+
     def __init__(self, model: str, *, device: str = "cpu", batch_size: int = 32, max_length: int = 512):
         self.model = model
         self.device = device
@@ -357,7 +363,10 @@ class HTTPEmbedder(_HTTP):
 
 
 class HTTPReranker(_HTTP):
-    """Scores from ``POST {url}/rerank`` with ``{"query", "texts", "raw_scores": true}`` -> [{index, score}]."""
+    """Scores from ``POST {url}/rerank`` with ``{"query", "texts", "raw_scores": true}`` -> [{index, score}].
+    ``multilingual`` (config ``"multilingual": true``): it reads queries in any script (:func:`reads`)."""
+
+    multilingual = False
 
     def rerank(self, query: str, documents: Sequence[str]) -> Any:
         np = _numpy()
@@ -390,6 +399,8 @@ def check(config: Mapping[str, Any], what: str) -> dict[str, Any]:
         raise ValueError(f"{what}_provider http needs a url starting with http:// or https://")
     if kind == "local" and what == "reranker" and not isinstance(config.get("model"), str):
         raise ValueError("reranker_provider local needs a model: a CrossEncoder path or name")
+    if "multilingual" in config and not isinstance(config["multilingual"], bool):
+        raise ValueError(f"{what}_provider multilingual must be true or false")
     for key, low in (("timeout", 0.001), ("retries", 0)):
         if key in config and not (isinstance(config[key], int | float) and config[key] >= low):
             raise ValueError(f"{what}_provider {key} must be a number >= {low}")
@@ -410,13 +421,24 @@ def embedder(config: Mapping[str, Any] | None = None) -> Embedder:
 def reranker(config: Mapping[str, Any] | None = None) -> Reranker | None:
     """The reranker a config names, or None for ``{"kind": "none"}`` (the default)."""
     config = check(config or DEFAULT_RERANKER, "reranker")
+    found: HTTPReranker | LocalReranker
     if config["kind"] == "http":
-        return HTTPReranker(
+        found = HTTPReranker(
             config["url"], timeout=float(config.get("timeout", 30)), retries=int(config.get("retries", 3))
         )
-    if config["kind"] == "local":
-        return LocalReranker(str(config["model"]))
-    return None
+    elif config["kind"] == "local":
+        found = LocalReranker(str(config["model"]))
+    else:
+        return None
+    found.multilingual = bool(config.get("multilingual", False))
+    return found
+
+
+def reads(model: Reranker, query: str) -> bool:
+    """Whether ``model`` reranks for ``query``: a multilingual one (config ``"multilingual": true``) always, any
+    other only a query in Latin script (:func:`hindsight_pl.text.latin_script`); recall uses its passthrough
+    otherwise."""
+    return bool(getattr(model, "multilingual", False)) or latin_script(query)
 
 
 def cached(cache: dict[str, Any], what: str, config: Mapping[str, Any]) -> Any:

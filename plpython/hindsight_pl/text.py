@@ -38,6 +38,12 @@ def is_meaningful(text: str) -> bool:
     return any(unicodedata.category(ch)[0] in "LN" for ch in text)
 
 
+def latin_script(text: str) -> bool:
+    """True when every letter of ``text`` is a Latin one (English, French, German, ...; also a text without
+    letters): what a reranker trained on English reads. Chinese, Japanese, Cyrillic, Greek, Arabic, ... are not."""
+    return all(not ch.isalpha() or ch.isascii() or unicodedata.name(ch, "").startswith("LATIN") for ch in set(text))
+
+
 def check_text(text: str | None, label: str = "text") -> None:
     """Raise :class:`InvalidText` when ``text`` cannot be a memory.
 

@@ -262,3 +262,29 @@ def test_a_provider_of_another_model_than_the_banks_vectors_is_refused(db, bank)
     # a recall that embeds nothing still runs
     (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['bm25']) LIMIT 1", (bank,))
     assert top == ("Melanie signed up for a pottery class yesterday.",)
+
+
+def test_a_query_in_another_script_is_not_reranked_unless_the_reranker_is_multilingual(
+    db, bank, embedder, tiny_onnx_cross_encoder
+):
+    english = {"kind": "local", "model": tiny_onnx_cross_encoder}
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+               (json.dumps({"reranker_provider": english}), bank))  # fmt: skip
+
+    def methods(query: str) -> tuple[str, str]:
+        """How the database's recall and the driver's own reranker scored the candidates of ``query``."""
+        (inside,) = db.execute("SELECT hindsight.recall_json(%s, %s, trace => true)->'trace'->'rerank'->>'method'",
+                               (bank, query)).fetchone()  # fmt: skip
+        driver = Client(db, embedder=embedder, reranker=LocalReranker(tiny_onnx_cross_encoder))
+        return inside, driver.recall(bank, query, trace=True).trace["rerank"]["method"]
+
+    assert methods(QUESTION) == ("cross-encoder", "cross-encoder")
+    for query in ("卡罗琳研究了什么？", "Что изучала Кэролайн?"):
+        assert methods(query) == ("passthrough:calibrated", "passthrough:calibrated"), query
+    multilingual = {**english, "multilingual": True}
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+               (json.dumps({"reranker_provider": multilingual}), bank))  # fmt: skip
+    assert methods("卡罗琳研究了什么？")[0] == "cross-encoder"
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="multilingual must be true or false"):
+        db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+                   (json.dumps({"reranker_provider": {**english, "multilingual": "yes"}}), bank))  # fmt: skip

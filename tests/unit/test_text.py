@@ -47,3 +47,12 @@ def test_validate_and_count_default_labels_are_one_based():
 
 def test_special_token_text_counts_as_plain_text():
     assert tokens.count_tokens("<|endoftext|>") > 1
+
+
+@pytest.mark.parametrize(
+    ("value", "latin"),
+    [("What did Caroline research?", True), ("Où est la réunion ? Übermorgen!", True), ("12:30 — ok…", True),
+     ("卡罗琳研究了什么？", False), ("Что изучала Кэролайн?", False), ("Caroline 研究", False), ("", True)],
+)  # fmt: skip
+def test_latin_script(value, latin):
+    assert text.latin_script(value) is latin

@@ -76,14 +76,17 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
 
 
 def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
-    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder."""
+    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder or it does not read the query's
+    script (:func:`hindsight_pl.providers.reads`)."""
 
     def step() -> Any:
         limits.check_count("rerank_texts", "documents", len(documents or []))
         if any(d is not None and not isinstance(d, str) for d in documents or []):
             raise ValueError("documents must be a one-dimensional array of text")
         model = provider(plpy, gd, bank_id, "reranker")
-        return None if model is None else model.rerank(query or "", [d or "" for d in documents or []]).tolist()
+        if model is None or not providers.reads(model, query or ""):  # recall then uses its passthrough
+            return None
+        return model.rerank(query or "", [d or "" for d in documents or []]).tolist()
 
     return raised(plpy, step, provider="reranker")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 from .. import limits
 from ..errors import InputError
-from ..providers import Embedder, Reranker
+from ..providers import Embedder, Reranker, reads
 from ..text import clean_text, is_meaningful
 from .banks import BANK_CONFIG
 from .database import Database, json_of, one
@@ -79,8 +79,8 @@ def recall(
     :data:`FINISH_ARGUMENTS` (defaults :data:`DEFAULTS`; times and the window as the database reads
     them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, or the one
     ``embedder_for(bank config)`` gives (chosen from the config this call reads anyway: no extra round
-    trip), else the database does; ``reranker`` scores the candidates here, else the bank's cross-encoder
-    does.
+    trip), else the database does; ``reranker`` scores the candidates here when it reads the query's script
+    (:func:`hindsight_pl.providers.reads`), else the bank's cross-encoder does (under the same rule).
 
     Raises :class:`InputError` for a blank query or an unknown argument, :class:`~hindsight_pl.limits.LimitError`
     for a query longer than ``query_chars`` (2,000 characters), ``ProviderError`` when a
@@ -99,7 +99,7 @@ def recall(
         embedder = embedder_for((json_of(row["config"]) if row else None) or {})
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
-    if reranker is None:
+    if reranker is None or not reads(reranker, query):
         row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
