@@ -108,14 +108,12 @@ def check_json(document: Any, what: str) -> None:
 
 
 def load_json(document: str, what: str) -> Any:
-    """``document`` (JSON text) parsed and checked (:func:`check_json`); one nested past Python's recursion limit
-    is refused as too deep rather than failing the parser."""
+    """``document`` (JSON text) parsed; one nested past Python's recursion limit is refused as too deep rather
+    than failing the parser (the rest of :func:`check_json` is its reader's to call)."""
     try:
-        parsed = json.loads(document)
+        return json.loads(document)
     except RecursionError:
         raise refuse("json_depth", what, _text_depth(document)) from None
-    check_json(parsed, what)
-    return parsed
 
 
 def _text_depth(document: str) -> int:

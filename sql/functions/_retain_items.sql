@@ -57,7 +57,6 @@ DECLARE
     problem text;
     limits jsonb := hindsight._limits();
     too_big record;
-    too_deep record;
 BEGIN
     IF items IS NULL OR jsonb_typeof(items) <> 'array' THEN
         RAISE EXCEPTION 'items must be a JSON array of objects, got %', coalesce(jsonb_typeof(items), 'NULL')
@@ -80,7 +79,8 @@ BEGIN
                  ('context_chars', 'context', length(x->>'context')),
                  ('content_chars', 'chunks', (SELECT sum(length(c)) FROM jsonb_array_elements_text(
                       CASE WHEN jsonb_typeof(x->'chunks') = 'array' THEN x->'chunks' END) c)),
-                 ('json_bytes', 'metadata', octet_length((x->'metadata')::text))
+                 ('json_bytes', 'metadata', octet_length((x->'metadata')::text)),
+                 ('json_depth', 'metadata (nesting)', hindsight._json_too_deep(x->'metadata'))
              ) AS s(name, what, size)
         UNION ALL
         SELECT t.o, w.uo, s.name, format('item %s, unit %s: %s', t.o - 1, w.uo - 1, s.what), s.size
@@ -93,7 +93,8 @@ BEGIN
                                                THEN jsonb_array_length(v->'entities') END),
                  ('name_chars', 'an entity', (SELECT max(length(e)) FROM jsonb_array_elements_text(
                       CASE WHEN jsonb_typeof(v->'entities') = 'array' THEN v->'entities' END) e)),
-                 ('json_bytes', 'metadata', octet_length((v->'metadata')::text))
+                 ('json_bytes', 'metadata', octet_length((v->'metadata')::text)),
+                 ('json_depth', 'metadata (nesting)', hindsight._json_too_deep(v->'metadata'))
              ) AS s(name, what, size)
         WHERE jsonb_typeof(v) = 'object'
     ) l
@@ -102,18 +103,6 @@ BEGIN
     IF too_big.name IS NOT NULL THEN
         PERFORM hindsight._check_limit(too_big.name, too_big.what, too_big.size);
     END IF;
-    SELECT m.what, m.metadata INTO too_deep
-    FROM (SELECT t.o, 0::bigint AS uo, format('item %s: metadata', t.o - 1) AS what, x->'metadata' AS metadata
-          FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
-          UNION ALL
-          SELECT t.o, w.uo, format('item %s, unit %s: metadata', t.o - 1, w.uo - 1), v->'metadata'
-          FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
-               jsonb_array_elements(CASE WHEN jsonb_typeof(x->'units') = 'array' THEN x->'units' END)
-                   WITH ORDINALITY AS w(v, uo)
-          WHERE jsonb_typeof(v) = 'object') m
-    WHERE jsonb_path_exists(m.metadata, 'strict $.**{32 to last} ? (@.type() == "array" || @.type() == "object")')
-    ORDER BY m.o, m.uo LIMIT 1;
-    PERFORM hindsight._check_json_limits(too_deep.metadata, too_deep.what);
 
     -- Shape of each item, checked before anything is written.
     SELECT format('item %s: %s', t.o - 1, t.p)

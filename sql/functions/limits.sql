@@ -33,7 +33,8 @@ AS $$
 DECLARE
     l record;
 BEGIN
-    IF size IS NULL THEN
+    -- the comparison reads _limits(), folded into a constant when the plan is made; the row only to refuse
+    IF size IS NULL OR size <= (hindsight._limits()->>name)::bigint THEN
         RETURN;
     END IF;
     SELECT * INTO STRICT l FROM hindsight.limits() x WHERE x.name = _check_limit.name;
@@ -50,6 +51,17 @@ COMMENT ON FUNCTION hindsight._check_limit(text, text, bigint) IS
     'Raises 54000 (program_limit_exceeded) naming what, its size and the limit when size is past limit name of '
     'hindsight.limits(), with a hint; NULL size passes.';
 
+CREATE OR REPLACE FUNCTION hindsight._json_too_deep(document jsonb)
+RETURNS bigint
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- a container 32 levels below the top is the 33rd level of nesting
+    SELECT CASE WHEN jsonb_path_exists(document, 'strict $.**{32 to last} ? (@.type() == "array" || @.type() == "object")')
+                THEN 33 END
+$$;
+COMMENT ON FUNCTION hindsight._json_too_deep(jsonb) IS
+    'The nesting of a JSON document when it is deeper than json_depth (32) allows, as 33 (at least), else NULL.';
+
 CREATE OR REPLACE FUNCTION hindsight._check_json_limits(document jsonb, what text)
 RETURNS void
 LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE
@@ -59,10 +71,7 @@ BEGIN
         RETURN;
     END IF;
     PERFORM hindsight._check_limit('json_bytes', what, octet_length(document::text));
-    -- a container 32 levels below the top is the 33rd level of nesting
-    IF jsonb_path_exists(document, 'strict $.**{32 to last} ? (@.type() == "array" || @.type() == "object")') THEN
-        PERFORM hindsight._check_limit('json_depth', what || ' (nesting)', 33);
-    END IF;
+    PERFORM hindsight._check_limit('json_depth', what || ' (nesting)', hindsight._json_too_deep(document));
 END
 $$;
 COMMENT ON FUNCTION hindsight._check_json_limits(jsonb, text) IS
