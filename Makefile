@@ -204,6 +204,11 @@ python-lib: $(VENV)/.installed
 	    rm -rf $$dir/hindsight_pl; cp -r $$src $$dir/hindsight_pl; rm -rf $$dir/hindsight_pl/__pycache__; \
 	    chmod -R a+rX $$dir/hindsight_pl; fi; \
 	done
+	@if diff -rq hindsight_pg/data/reader $(PYTHON_LIB_ROOT)/models/reader >/dev/null 2>&1; then \
+	  echo "[install] the packaged reader: up to date in $(PYTHON_LIB_ROOT)/models/reader"; \
+	else echo "[install] the packaged reader: copying into $(PYTHON_LIB_ROOT)/models/reader"; \
+	  set -e; rm -rf $(PYTHON_LIB_ROOT)/models/reader; install -d -m 755 $(PYTHON_LIB_ROOT)/models; \
+	  cp -r hindsight_pg/data/reader $(PYTHON_LIB_ROOT)/models/reader; chmod -R a+rX $(PYTHON_LIB_ROOT)/models; fi
 
 # Release $(VERSION): its install script and the upgrade script that leads to it, built
 # with the placeholder @PYTHON_LIB_DIR@ kept, go to sql/releases/; its hindsight_pl and

@@ -12,7 +12,7 @@ Two modes, each with its own banks:
 
     .venv/bin/python bench/locomo.py [PATH] [--modes turn,facts] [--conversations N] [--extra]
                                      [--embedding-model all-MiniLM-L6-v2 --output bench/results/locomo_minilm.json]
-                                     [--reranker build/reranker --reranker-candidates 50,300 --methods full]
+                                     [--reranker build/reranker --reranker-candidates 10,20,50 --methods full]
 
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
@@ -38,7 +38,7 @@ from _common import analyze, header
 
 import hindsight_pg
 from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo, normalise_evidence
-from hindsight_pl.providers import E5, MINILM, LocalEmbedder
+from hindsight_pl.providers import E5, MINILM, READER, LocalEmbedder
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
 ARMS = ["semantic", "bm25", "graph", "temporal"]
@@ -132,10 +132,12 @@ def main() -> None:
         help="the banks' embedding model (banks of another model than the default are named -<model>)",
     )
     parser.add_argument("--reranker", default=None,
-                        help="a cross-encoder folder (e.g. build/reranker): adds the methods 'full, reranked (N)',"
-                        " the banks reranking N candidates with it inside the database")  # fmt: skip
-    parser.add_argument("--reranker-candidates", type=lambda v: [int(x) for x in v.split(",")], default=[300],
-                        help="candidates the reranker reads, e.g. 50,100,300: one method each")  # fmt: skip
+                        help="hindsight-reader (the packaged reader) or a cross-encoder folder (e.g. build/reranker):"
+                        " adds the methods 'full, reranked (N)', the banks reranking N candidates with it inside the"
+                        " database")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=lambda v: [int(x) for x in v.split(",")], default=[20],
+                        help="candidates the reranker reads at the mid budget, e.g. 10,20,50: one method each",
+                        )  # fmt: skip
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
 
@@ -151,10 +153,13 @@ def main() -> None:
         conversations = conversations[: args.conversations]
     methods = {**METHODS, **(EXTRA if args.extra else {})}
     if args.reranker:
-        provider = {"kind": "local", "model": str(Path(args.reranker).resolve())}
+        provider = {
+            "kind": "local",
+            "model": args.reranker if args.reranker == READER else str(Path(args.reranker).resolve()),
+        }
         for count in args.reranker_candidates:
             methods[f"full, reranked ({count})"] = {
-                "bank_config": {"reranker_provider": provider, "reranker_max_candidates": count}
+                "bank_config": {"reranker_provider": provider, "reranker_candidates": {"mid": count}}
             }
     if args.methods:
         wanted = [m.strip() for m in args.methods.split(";")]

@@ -47,6 +47,7 @@ from rich.progress import Progress
 
 import hindsight_pg
 from hindsight_pg import MemoryItem
+from hindsight_pl.providers import READER
 from hindsight_pl.text import is_meaningful
 
 HELD_OUT = 60
@@ -137,9 +138,10 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=0, help="only the first N questions of the split")
     parser.add_argument("--all-turns", action="store_true", help="index the assistant's turns too (full protocol)")
     parser.add_argument("--reranker", default=None,
-                        help="a cross-encoder folder (e.g. build/reranker): the banks rerank with it inside the"
-                        " database for this run (--methods full only makes sense then)")  # fmt: skip
-    parser.add_argument("--reranker-candidates", type=int, default=300, help="candidates the reranker reads")
+                        help="hindsight-reader (the packaged reader) or a cross-encoder folder (e.g. build/reranker):"
+                        " the banks rerank with it inside the database for this run (--methods full only makes sense"
+                        " then)")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=int, default=20, help="candidates the reranker reads (mid)")
     parser.add_argument("--methods", default="", help="subset of the methods, separated by commas")
     parser.add_argument("--output", default="bench/results/longmemeval.json")
     parser.add_argument("--dsn", default=None)
@@ -166,8 +168,9 @@ def main() -> None:
     if unknown := [m for m in wanted if m not in [*METHODS, COSINE]]:
         parser.error(f"unknown method {unknown[0]!r}: choose from {', '.join([*METHODS, COSINE])}")
     per_method: dict[str, list[tuple[str, dict[str, float]]]] = {m: [] for m in wanted}
-    reranker = {"reranker_provider": {"kind": "local", "model": str(Path(args.reranker).resolve())},
-                "reranker_max_candidates": args.reranker_candidates} if args.reranker else {}  # fmt: skip
+    model = args.reranker if args.reranker == READER else str(Path(args.reranker or ".").resolve())
+    reranker = {"reranker_provider": {"kind": "local", "model": model},
+                "reranker_candidates": {"mid": args.reranker_candidates}} if args.reranker else {}  # fmt: skip
     retain_s: list[float] = []
     recall_ms: list[float] = []
     with Progress(transient=True) as progress:
@@ -177,7 +180,7 @@ def main() -> None:
             if spent:
                 retain_s.append(spent)
             client.conn.execute(  # the reranker of this run, or none
-                "UPDATE hindsight.banks SET config = config - '{reranker_provider,reranker_max_candidates}'::text[]"
+                "UPDATE hindsight.banks SET config = config - '{reranker_provider,reranker_candidates}'::text[]"
                 " || %s::jsonb WHERE bank_id = %s",
                 (json.dumps(reranker), bank),
             )

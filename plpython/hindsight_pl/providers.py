@@ -32,6 +32,7 @@ docs/providers.md describes configuration, memory and latency.
 from __future__ import annotations
 
 import concurrent.futures
+import importlib.util
 import json
 import os
 import time
@@ -48,6 +49,9 @@ MINILM = "all-MiniLM-L6-v2"
 E5 = "multilingual-e5-small"
 DEFAULT_EMBEDDING: dict[str, Any] = {"kind": "local", "model": E5}  # docs/providers.md: why E5
 DEFAULT_RERANKER: dict[str, Any] = {"kind": "none"}
+# Our own cross-encoder (bench/train_reranker.py; hindsight_pg/data/reader/MODEL_CARD.md), by this name in a
+# reranker config: {"kind": "local", "model": "hindsight-reader"}.
+READER = "hindsight-reader"
 KINDS = ("query", "passage")
 
 
@@ -195,6 +199,22 @@ class LocalEmbedder(_Local):
         return np.asarray(summed / np.where(norms == 0, 1, norms), dtype=np.float32)
 
 
+def reader_folder() -> Path:
+    """The folder of the packaged reader (:data:`READER`): inside the database, the copy ``make install`` puts
+    beside the versioned in-database Python (``<python lib root>/models/reader``); in the driver, the one in the
+    ``hindsight_pg`` package (``hindsight_pg/data/reader``). Raises ProviderError when neither holds it."""
+    here = Path(__file__).resolve().parents[2]  # <lib root>/<version>/hindsight_pl, or the checkout's plpython/
+    places = [here / "models" / "reader", here / "hindsight_pg" / "data" / "reader"]
+    spec = importlib.util.find_spec("hindsight_pg")
+    if spec is not None and spec.origin:
+        places.append(Path(spec.origin).parent / "data" / "reader")
+    for place in places:
+        if (place / "tokenizer.json").exists():
+            return place
+    raise ProviderError(f"the packaged reader {READER!r} is not installed (looked in "
+                        f"{', '.join(str(p) for p in places)}): run make install")  # fmt: skip
+
+
 class _OnnxCrossEncoder:
     """A cross-encoder exported to ONNX (``model-int8.onnx``, else ``model.onnx``, beside its ``tokenizer.json``,
     as bench/train_reranker.py --export writes them), run by onnxruntime without PyTorch: ``predict(pairs)`` ->
@@ -210,6 +230,10 @@ class _OnnxCrossEncoder:
         self.session = onnxruntime.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        settings = folder / "tokenizer_config.json"  # a model_max_length there (what it was trained on) wins
+        if settings.exists():
+            max_length = min(max_length, int(json.loads(settings.read_text()).get("model_max_length", max_length)))
+        self.max_length = max_length
         self.tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
         self.tokenizer.enable_padding()
 
@@ -245,7 +269,7 @@ class LocalReranker(_Local):
         self._loading: concurrent.futures.Future[Any] | None = None
 
     def _make(self) -> Any:
-        folder = Path(self.model)
+        folder = reader_folder() if self.model == READER else Path(self.model)
         if (folder / "tokenizer.json").exists() and any(folder.glob("model*.onnx")):
             try:
                 return _OnnxCrossEncoder(folder, self.max_length)

@@ -21,6 +21,17 @@ COMMENT ON FUNCTION hindsight._recall_budget(jsonb, text, int) IS
     'Candidates per arm for a budget (low|mid|high): fixed = recall_budgets[budget]; adaptive = '
     'clamp(round(max_tokens * adaptive_ratios[budget]), adaptive_min, adaptive_max). NULL for an unknown budget.';
 
+CREATE OR REPLACE FUNCTION hindsight._reader_candidates(config jsonb, budget text)
+RETURNS int
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT least((config->'reranker_candidates'->>budget)::int, (config->>'reranker_max_candidates')::int)
+$$;
+COMMENT ON FUNCTION hindsight._reader_candidates(jsonb, text) IS
+    'How many candidates a cross-encoder reads for a budget: the best reranker_candidates[budget] by fused rank '
+    '(low 10, mid 20, high 50 by default: the quality-latency curve of docs/benchmarks.md), at most '
+    'reranker_max_candidates. NULL for an unknown budget.';
+
 CREATE OR REPLACE FUNCTION hindsight._strategy(config jsonb, OUT divisors jsonb, OUT additive jsonb)
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$

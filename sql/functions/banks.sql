@@ -15,6 +15,8 @@ AS $$
         "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 0.25, "temporal": 1.0},
         "strategy_boosts": {},
         "reranker_max_candidates": 300,
+        "reranker_candidates": {"low": 10, "mid": 20, "high": 50},
+        "reranker_weight": 0.7,
         "graph_seed_limit": 20,
         "graph_seed_min_similarity": 0.79,
         "graph_entity_fanout": 200,
@@ -169,9 +171,9 @@ BEGIN
                     USING ERRCODE = '22023', HINT = format('Keys: %s; values: numbers >= 0.',
                         (SELECT string_agg(k, ', ') FROM jsonb_object_keys(defaults->config_key) k));
             END IF;
-            IF config_key = 'recall_budgets' AND EXISTS (SELECT FROM jsonb_each(config_value) b
+            IF config_key IN ('recall_budgets', 'reranker_candidates') AND EXISTS (SELECT FROM jsonb_each(config_value) b
                     WHERE b.value::text::numeric < 1 OR b.value::text::numeric <> trunc(b.value::text::numeric)) THEN
-                RAISE EXCEPTION 'recall_budgets must map low, mid, high to integers >= 1, got %', config_value
+                RAISE EXCEPTION '% must map low, mid, high to integers >= 1, got %', config_key, config_value
                     USING ERRCODE = '22023';
             END IF;
         END IF;
@@ -211,6 +213,10 @@ BEGIN
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION '% must be a cosine similarity in [0, 1], got %', bad, config->bad
             USING ERRCODE = '22023';
+    END IF;
+    IF (config->>'reranker_weight')::float8 > 1 THEN
+        RAISE EXCEPTION 'reranker_weight must be in [0, 1], got %', config->'reranker_weight'
+            USING ERRCODE = '22023', HINT = 'The reader''s share of the rank fusion; 0.7 is the default (docs/recall.md).';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN
         RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';

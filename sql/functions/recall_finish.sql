@@ -22,6 +22,7 @@ DECLARE
     recall_budget int;
     now_ts timestamptz := coalesce(query_timestamp, now());
     normalized float8[];
+    reader float8[] := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
     scored hindsight._scored_candidate[];
     kept int[] := '{}';
     started timestamptz := clock_timestamp();
@@ -33,14 +34,15 @@ BEGIN
         RAISE EXCEPTION 'unknown passthrough "%"', passthrough
             USING ERRCODE = '22023', HINT = 'Use calibrated, normalized or rank_linear.';
     END IF;
-    IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) <> coalesce(cardinality(candidates), 0) THEN
+    IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) > coalesce(cardinality(candidates), 0) THEN
         RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
             coalesce(cardinality(candidates), 0)
-            USING ERRCODE = '22023', HINT = 'Give one raw score per candidate, in candidate order.';
+            USING ERRCODE = '22023',
+                  HINT = 'Give one raw score per candidate read, in candidate order (the first ones, or all).';
     END IF;
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
 
-    -- Rerank score: the cross-encoder's, normalised; without one, the passthrough:
+    -- Passthrough score (every candidate; with a reader it is the reader's partner in the fusion below):
     -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
     --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
     --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
@@ -51,7 +53,6 @@ BEGIN
     -- normalized = fused score / best fused score;
     -- rank_linear = the fused rank mapped linearly onto [1.0, 0.1] (the reference design).
     normalized := CASE
-        WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores)
         WHEN passthrough = 'rank_linear' THEN ARRAY(
             SELECT CASE WHEN n.total <= 1 THEN 1.0 ELSE 1.0 - 0.9 * (o - 1) / (n.total - 1) END
             FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
@@ -76,21 +77,39 @@ BEGIN
             ORDER BY o)
     END;
 
-    -- final = rerank * recency boost * temporal boost * proof boost + strategy bonus,
-    -- each boost 1 + alpha * (signal - 0.5) (Hindsight TEMPR's combined scoring).
+    -- boosted = passthrough * recency boost * temporal boost * proof boost + strategy bonus,
+    -- each boost 1 + alpha * (signal - 0.5) (Hindsight TEMPR's combined scoring): the final score without a
+    -- reader. With one (rerank_scores: raw scores of the first candidates, the ones it read), the final score
+    -- fuses the reader's rank with the boosted passthrough's rank by weighted RRF (Cormack et al. 2009), scaled
+    -- so that first in both is 1.0:
+    --   final = (k + 1) * (w / (k + reader rank) + (1 - w) / (k + boosted rank)),  k = rrf_k, w = reranker_weight;
+    -- a candidate the reader did not read has only the second term (and, for w >= 0.5, ranks below every one it
+    -- read). Ranks rather than scores: the reader's logits and the passthrough are on different scales.
     SELECT coalesce(array_agg(ROW(s.unit_id, s.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
                                   s.token_count)::hindsight._scored_candidate
                               ORDER BY s.final_score DESC, s.candidate_rank), '{}')
     INTO scored
-    FROM (SELECT c.unit_id, c.candidate_rank, u.token_count, rerank_scores[c.o] AS rerank_raw,
-                 normalized[c.o] AS rerank_score, r.recency, p.proof,
+    FROM (SELECT b.unit_id, b.candidate_rank, b.token_count, b.rerank_raw, b.recency, b.proof,
+                 coalesce(reader[b.candidate_order], b.passthrough_score) AS rerank_score,
+                 CASE WHEN rerank_scores IS NULL THEN b.boosted
+                      ELSE ((cfg->>'rrf_k')::float8 + 1) * (
+                          CASE WHEN b.rerank_raw IS NULL THEN 0.0
+                               ELSE (cfg->>'reranker_weight')::float8 / ((cfg->>'rrf_k')::float8 + row_number() OVER (
+                                   PARTITION BY b.rerank_raw IS NULL
+                                   ORDER BY CASE WHEN b.rerank_raw = 'NaN' THEN '-Infinity' ELSE b.rerank_raw END DESC,
+                                            b.candidate_rank)) END
+                          + (1 - (cfg->>'reranker_weight')::float8)
+                            / ((cfg->>'rrf_k')::float8 + row_number() OVER (ORDER BY b.boosted DESC, b.candidate_rank)))
+                 END AS final_score
+    FROM (SELECT c.unit_id, c.candidate_rank, c.o AS candidate_order, u.token_count, rerank_scores[c.o] AS rerank_raw,
+                 normalized[c.o] AS passthrough_score, r.recency, p.proof,
                  normalized[c.o]
                      -- under a time window the question names its period: recency does not count
                      * CASE WHEN c.temporal_proximity IS NULL
                             THEN hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
                      * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
                      * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
-                     + coalesce(c.boost_additive, 0) AS final_score
+                     + coalesce(c.boost_additive, 0) AS boosted
           FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
                semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
                temporal_score, temporal_proximity, boost_additive, o)
@@ -98,7 +117,7 @@ BEGIN
           CROSS JOIN LATERAL (SELECT hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, now_ts,
                                   cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
                                   (cfg->>'recency_half_life_days')::float8) AS recency) r
-          CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p) s;
+          CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p) b) s;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
@@ -144,19 +163,29 @@ BEGIN
         PERFORM set_config('hindsight.last_trace', (earlier || jsonb_build_object(
             'rerank', jsonb_build_object(
                 'method', CASE WHEN rerank_scores IS NOT NULL THEN 'cross-encoder' ELSE 'passthrough:' || passthrough END,
-                'candidates', coalesce(cardinality(candidates), 0)),
+                'passthrough', passthrough,
+                'candidates', coalesce(cardinality(candidates), 0),
+                'read', coalesce(cardinality(rerank_scores), 0),
+                'weight', CASE WHEN rerank_scores IS NOT NULL THEN cfg->'reranker_weight' END),
             'scoring', jsonb_build_object(
                 'recency_function', cfg->'recency_function', 'query_timestamp', now_ts,
                 'alphas', jsonb_build_object('recency', cfg->'recency_alpha', 'temporal', cfg->'temporal_alpha',
                                              'proof', cfg->'proof_alpha'),
                 'results', (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                        'id', s.unit_id, 'position', s.o, 'final', s.final_score,
-                        'rerank_raw', s.rerank_raw, 'rerank', s.rerank_score, 'rrf', c.rrf_score,
-                        'recency', s.recency, 'temporal', c.temporal_proximity, 'proof', s.proof,
-                        'strategy_bonus', c.boost_additive) ORDER BY s.o), '[]')
-                    FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency,
-                                                             proof, token_count, o)
-                    JOIN unnest(candidates) c ON c.unit_id = s.unit_id)),
+                        'id', x.unit_id, 'position', x.o, 'final', x.final_score,
+                        'rerank_raw', x.rerank_raw, 'rerank_rank', x.rerank_rank,
+                        'rerank', x.rerank_score, 'rrf', x.rrf_score,
+                        'recency', x.recency, 'temporal', x.temporal_proximity, 'proof', x.proof,
+                        'strategy_bonus', x.boost_additive) ORDER BY x.o), '[]')
+                    FROM (SELECT s.*, c.rrf_score, c.temporal_proximity, c.boost_additive,
+                                 -- the reader's own order among the candidates it read
+                                 CASE WHEN s.rerank_raw IS NOT NULL THEN row_number() OVER (
+                                     PARTITION BY s.rerank_raw IS NULL
+                                     ORDER BY CASE WHEN s.rerank_raw = 'NaN' THEN '-Infinity' ELSE s.rerank_raw END
+                                              DESC, c.candidate_rank) END AS rerank_rank
+                          FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
+                                                                   recency, proof, token_count, o)
+                          JOIN unnest(candidates) c ON c.unit_id = s.unit_id) x)),
             'packing', jsonb_build_object(
                 'candidates', least(coalesce(cardinality(scored), 0), recall_budget * 2),
                 'kept', cardinality(kept),
@@ -174,15 +203,20 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool) IS
-$$Second half of hindsight.recall. rerank_scores: raw cross-encoder scores, one per candidate in order
-(kept when all within [0, 1], else sigmoid; NaN -> 0); NULL uses the passthrough: calibrated (the default) =
+$$Second half of hindsight.recall. Passthrough score of every candidate: calibrated (the default) =
 hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max cosine, BM25 /
-best and, under a time window, the temporal arm's score; weights passthrough_weights), normalized = fused score / best fused score, or rank_linear = fused rank
-mapped onto [1.0, 0.1]. final = rerank * (1 + 0.2 (recency -
+best and, under a time window, the temporal arm's score; weights passthrough_weights), normalized = fused score /
+best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. boosted = passthrough * (1 + 0.2 (recency -
 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
 (linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now(); its boost is 1 when a time window is
 in force, since the question then names its period), proximity to the query window (0.5
-without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). The best recall_budget * 2 by
-final score are packed into max_tokens; with prefer_observations, a world or experience unit that an observation
-among them cites (observation_sources) is dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank;
-22023 bad budget, max_tokens, passthrough, or a rerank_scores length that differs from the candidates'.$$;
+without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). Without rerank_scores, final =
+boosted. rerank_scores: a cross-encoder's raw scores of the first candidates (at most one per candidate, in
+candidate order; the reader reads the best reranker_candidates[budget] by fused rank); then final = (rrf_k + 1) *
+(reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
+reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
+has only the second term; rerank_score is then the reader's score (kept when all within [0, 1], else sigmoid;
+NaN -> 0, ranked last). The best recall_budget * 2 by final score are packed into max_tokens; with
+prefer_observations, a world or experience unit that an observation among them cites (observation_sources) is
+dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank; 22023 bad budget, max_tokens,
+passthrough, or more rerank_scores than candidates.$$;

@@ -360,14 +360,50 @@ def test_recall_is_candidates_then_finish(db):
     assert direct == composed and len(direct) == 3
 
 
-def test_rerank_scores_must_match_the_candidates(db):
+def test_rerank_scores_may_not_outnumber_the_candidates(db):
     arm_bank(db)
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="rerank_scores has 1 scores for 3 candidates"):
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="rerank_scores has 4 scores for 3 candidates"):
         db.execute(
             """SELECT * FROM hindsight.recall_finish('f',
-                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c), ARRAY[1.0])""",
+                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c),
+                   ARRAY[1.0, 2.0, 3.0, 4.0])""",
             (str(vec(d0=1)),),
         )
+
+
+def test_reader_scores_of_the_first_candidates_fuse_with_the_passthrough_by_weighted_rrf(db):
+    a, b, c = arm_bank(db)
+    emb = str(vec(d0=1))
+    candidates = "ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c ORDER BY c.candidate_rank)"
+    passthrough = db.execute(
+        f"SELECT id::text, score FROM hindsight.recall_finish('f', {candidates}, NULL,"
+        " query_timestamp => '2030-01-01')",
+        (emb,),
+    ).fetchall()
+    boosted_rank = {unit: n for n, (unit, _) in enumerate(passthrough, 1)}
+    # the reader read the first two candidates (Alpha, Gamma) and prefers Gamma
+    read = db.execute(
+        f"SELECT id::text, score, rerank_score FROM hindsight.recall_finish('f', {candidates}, ARRAY[-1.0, 2.0],"
+        " query_timestamp => '2030-01-01')",
+        (emb,),
+    ).fetchall()
+    reader_rank = {c: 1, a: 2}
+    want = {
+        unit: 61 * ((0.7 / (60 + reader_rank[unit]) if unit in reader_rank else 0) + 0.3 / (60 + boosted_rank[unit]))
+        for unit in boosted_rank
+    }
+    assert [r[0] for r in read] == [c, a, b]  # what it did not read ranks below what it read
+    assert [r[1] for r in read] == pytest.approx([want[c], want[a], want[b]])
+    assert read[0][2] == pytest.approx(1 / (1 + math.exp(-2.0)))
+    db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 0.0}' WHERE bank_id = 'f'")
+    only_passthrough = db.execute(
+        f"SELECT id::text FROM hindsight.recall_finish('f', {candidates}, ARRAY[-1.0, 2.0],"
+        " query_timestamp => '2030-01-01')",
+        (emb,),
+    ).fetchall()
+    assert [r[0] for r in only_passthrough] == [r[0] for r in passthrough]
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="reranker_weight must be in"):
+        db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 1.5}' WHERE bank_id = 'f'")
 
 
 # -- chunks, trace, arguments -----------------------------------------------------------

@@ -46,7 +46,9 @@ RECALL_JSON = (
 )  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
 CANDIDATES = (
     "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
-    " array_agg(c.rerank_text ORDER BY c.candidate_rank) AS texts"
+    # what the reader reads: the best reranker_candidates[budget] by fused rank (hindsight._reader_candidates)
+    " (array_agg(c.rerank_text ORDER BY c.candidate_rank))"
+    "[1:hindsight._reader_candidates(hindsight.bank_config($1::text), $4::text)] AS texts"
     " FROM hindsight.recall_candidates(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named(CANDIDATE_ARGUMENTS, 4)
     + ") AS c"

@@ -1,0 +1,144 @@
+"""The packaged reader (hindsight-reader: our own cross-encoder, hindsight_pg/data/reader) and the rank fusion of
+recall_finish: the real model in the driver and inside the database, no stand-ins."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from hindsight_pg import Client, LocalReranker
+from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
+from hindsight_pl import providers
+
+READER = {"kind": "local", "model": providers.READER}
+TOM = (
+    "Tom: Not Saturday daytime - most Saturdays I'm bouldering at the climbing gym on Elm Street, it's how I switch"
+    " off from work. Evening works though!"
+)
+UNWIND = "What does Tom do to unwind on weekends?"
+
+
+@pytest.fixture(scope="module")
+def reader():
+    return LocalReranker(providers.READER)
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "other"),
+    [
+        (
+            "What did Caroline research?",
+            "Caroline: Researching adoption agencies, it's been a dream of mine.",
+            "Melanie: Thanks for the tip, Caroline. I'll do some research on pottery classes.",
+        ),
+        (
+            "Where is the team offsite?",
+            "The offsite is in Valencia, the hotel is booked for the whole team.",
+            "The offsite planning spreadsheet is in the shared drive.",
+        ),
+        (
+            "When did Melanie go camping?",
+            "Melanie: We went camping at the lake last weekend with the kids.",
+            "Melanie: I love camping, it is so relaxing.",
+        ),
+        (
+            "Who is the tech lead of Project Falcon?",
+            "Priya is the tech lead for Falcon, Tom owns the payments part.",
+            "Project Falcon is the new mobile checkout.",
+        ),
+        (
+            "What pet does Daniel have?",
+            "Daniel: Biscuit, my dog, loved the long coastal hike.",
+            "Daniel: I had a long week, finally some rest.",
+        ),
+        (UNWIND, TOM, "Maya: Last weekend before the holidays. Anything fun?"),
+    ],
+)
+def test_the_packaged_reader_puts_the_answer_above_a_near_miss(reader, question, answer, other):
+    right, wrong = reader.rerank(question, [answer, other])
+    assert right > wrong, (right, wrong)
+
+
+def test_the_packaged_reader_reads_128_tokens_a_pair(reader):
+    model = reader._load()
+    assert type(model).__name__ == "_OnnxCrossEncoder" and model.max_length == 128
+    long = "Caroline is researching adoption agencies. " + "Unrelated filler about the weather. " * 200
+    assert reader.rerank("What did Caroline research?", [long]).shape == (1,)
+
+
+def test_the_packaged_reader_scores_the_same_in_the_database_and_the_driver(db, client, reader):
+    client.create_bank("r", config={"reranker_provider": READER})
+    texts = [
+        TOM,
+        "Maya: Any plans for the weekend?",
+        "Daniel: Walked the dog in -6 this morning.",
+        "数据库迁移完成了。",
+    ]
+    (inside,) = db.execute("SELECT hindsight.rerank('r', %s, %s)", (UNWIND, texts)).fetchone()
+    assert np.allclose(inside, reader.rerank(UNWIND, texts), atol=1e-5)
+    assert int(np.argmax(inside)) == 0
+
+
+@pytest.fixture
+def weekend(client):
+    """The demo's first 120 messages (hindsight_pg/data/team_chat.json), one memory each: other people's weekend
+    plans share the question's words, Tom's answer does not."""
+    turns = json.loads(EXAMPLE_CONVERSATION.read_text())[:120]
+    client.create_bank("w", config={"extractor": "verbatim"})
+    client.retain_batch("w", [{"content": f"{t['speaker']}: {t['text']}", "timestamp": t["timestamp"]}
+                              for t in turns])  # fmt: skip
+    return "w"
+
+
+def _texts(db, bank):
+    rows = db.execute(
+        "SELECT text FROM hindsight.recall(%s, %s, query_timestamp => '2025-12-19', max_tokens => 100000)"
+        " ORDER BY rank",
+        (bank, UNWIND),
+    ).fetchall()
+    return [r[0] for r in rows]
+
+
+def test_the_reader_lifts_the_answer_the_passthrough_ranks_low(db, client, weekend):
+    without = _texts(db, weekend)
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+               (json.dumps({"reranker_provider": READER}), weekend))  # fmt: skip
+    with_reader = _texts(db, weekend)
+    assert sorted(without) == sorted(with_reader)
+    assert with_reader.index(TOM) == 0 and without.index(TOM) > 2, (without.index(TOM), with_reader[:3])
+    # the driver's own reader gives the same order
+    driver = Client(db, reranker=LocalReranker(providers.READER)).recall(
+        weekend, UNWIND, query_timestamp="2025-12-19", max_tokens=100000
+    )
+    assert [r.text for r in driver.results] == with_reader
+
+
+def test_a_bank_with_the_reader_turned_off_keeps_the_passthrough_order(db, client, weekend):
+    before = _texts(db, weekend)
+    db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps(READER),))
+    try:
+        db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+                   (json.dumps({"reranker_provider": {"kind": "none"}}), weekend))  # fmt: skip
+        assert _texts(db, weekend) == before
+    finally:
+        db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps({"kind": "none"}),))
+
+
+def test_the_trace_shows_what_the_reader_read_and_its_ranks(db, client, weekend):
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+               (json.dumps({"reranker_provider": READER, "reranker_candidates": {"mid": 4}}), weekend))  # fmt: skip
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('w', %s, query_timestamp => '2025-12-19', trace => true)", (UNWIND,)
+    ).fetchone()
+    stage = doc["trace"]["rerank"]
+    assert (stage["method"], stage["read"], stage["weight"]) == ("cross-encoder", 4, 0.7)
+    results = doc["trace"]["scoring"]["results"]
+    read = [r for r in results if r["rerank_raw"] is not None]
+    assert sorted(r["rerank_rank"] for r in read) == [1, 2, 3, 4]
+    assert all(r["rerank_rank"] is None for r in results if r["rerank_raw"] is None)
+    by_raw = sorted(read, key=lambda r: -r["rerank_raw"])
+    assert [r["rerank_rank"] for r in by_raw] == [1, 2, 3, 4]
+    assert results[: len(read)] == sorted(results[: len(read)], key=lambda r: -r["final"])
+    assert {r["id"] for r in results[:4]} == {r["id"] for r in read}  # every unit read ranks above the rest
