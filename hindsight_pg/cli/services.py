@@ -66,7 +66,11 @@ def serve_models(
         str, typer.Option(help="all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path.")
     ] = "multilingual-e5-small",
     reranker_model: Annotated[
-        str | None, typer.Option(help="A sentence-transformers CrossEncoder path or name (default: no /rerank).")
+        str | None,
+        typer.Option(
+            help="hindsight-reader (the packaged reader), an ONNX export's folder, or a sentence-transformers"
+            " CrossEncoder path (default: no /rerank)."
+        ),
     ] = None,
 ) -> None:
     """Serve the local embedding model and cross-encoder over the text-embeddings-inference protocol

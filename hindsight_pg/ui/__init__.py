@@ -261,15 +261,17 @@ def _midnight(day: date, last: bool = False) -> datetime:
 
 def _explain(response: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """Each result with its score parts (the final score split into the rerank score and what the
-    boosts added or took), and the scored candidates that were not packed."""
+    boosts, or the fusion with the reader's rank, added or took) and, when a cross-encoder read it, its rank among
+    what it read and its raw score (from the trace); and the scored candidates that were not packed."""
+    scored = (response.trace or {}).get("scoring", {}).get("results", [])
+    reader = {x["id"]: x for x in scored if x.get("rerank_raw") is not None}
     rows = []
     for r in response.results:
         s = r.scores
         base = max(min(s.rerank, s.final), 0.0)
         rows.append({"result": r, "base": base, "gain": max(s.final - s.rerank, 0.0),
-                     "loss": max(s.rerank - s.final, 0.0)})  # fmt: skip
+                     "loss": max(s.rerank - s.final, 0.0), "reader": reader.get(str(r.id))})  # fmt: skip
     kept = {str(r.id) for r in response.results}
-    scored = (response.trace or {}).get("scoring", {}).get("results", [])
     dropped = [x for x in scored if x["id"] not in kept][:50]
     return rows, dropped
 

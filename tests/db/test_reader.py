@@ -142,3 +142,28 @@ def test_the_trace_shows_what_the_reader_read_and_its_ranks(db, client, weekend)
     assert [r["rerank_rank"] for r in by_raw] == [1, 2, 3, 4]
     assert results[: len(read)] == sorted(results[: len(read)], key=lambda r: -r["final"])
     assert {r["id"] for r in results[:4]} == {r["id"] for r in read}  # every unit read ranks above the rest
+
+
+def test_the_inspector_shows_the_readers_rank_and_score(db, client, weekend):
+    import html
+    import re
+
+    from starlette.testclient import TestClient
+
+    from hindsight_pg.ui import create_app
+
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
+               (json.dumps({"reranker_provider": READER}), weekend))  # fmt: skip
+    ui = TestClient(create_app(db.info.dsn), base_url="http://127.0.0.1")
+    page = ui.get("/banks/w/recall?q=What+does+Tom+do+to+unwind+on+weekends%3F&dropped=on").text
+    assert "which read the best 20 of" in page and "at weight 0.7" in page
+    header = re.search(r'<table id="results">\s*<thead><tr>(.*?)</tr>', page, re.S)[1]
+    columns = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<th>(.*?)</th>", header)]
+    first = re.search(r'<table id="results">.*?<tbody>\s*<tr>(.*?)</tr>', page, re.S)[1]
+    cells = [
+        " ".join(html.unescape(re.sub(r"<[^>]+>", " ", c)).split())
+        for c in re.findall(r"<td[^>]*>(.*?)</td>", first, re.S)
+    ]
+    reader = cells[columns.index("reader")]
+    assert re.fullmatch(r"#\d+ -?\d+\.\d\d", reader), reader
+    assert TOM[:40] in cells[1]

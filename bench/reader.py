@@ -1,0 +1,103 @@
+"""What the packaged reader (hindsight-reader) costs inside the database: its load in a new session, and the rerank
+stage's time per candidate count (the reader reading the best N fused candidates of real recalls).
+
+For each of ``--questions`` LoCoMo questions (turn-mode banks of bench/locomo.py, else the demo bank with its four
+questions), the candidates of the mid budget come from hindsight.recall_candidates once; then hindsight.rerank scores
+the best N of their texts, timed, for each N of ``--candidates``. The medians are the stage's time; quality per N
+is bench/locomo.py --reranker hindsight-reader --reranker-candidates 10,20,50 (the same Ns).
+
+    .venv/bin/python bench/reader.py [--candidates 10,20,50] [--questions 100] [--dsn DSN]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import time
+
+import psycopg
+from _common import header
+
+import hindsight_pg
+from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pl.providers import READER
+
+PROVIDER = json.dumps({"reranker_provider": {"kind": "local", "model": READER}})
+
+
+def questions(client: hindsight_pg.Client, wanted: int) -> list[tuple[str, str]]:
+    """(bank, question) pairs: LoCoMo's turn-mode banks when they exist, else the demo's."""
+    path = find_locomo()
+    pairs: list[tuple[str, str]] = []
+    if path is not None and path.exists():
+        for conv in load_locomo(path):
+            bank = f"bench-locomo-turn-{conv.sample_id}"
+            if client.conn.execute("SELECT 1 FROM hindsight.banks WHERE bank_id = %s", (bank,)).fetchone():
+                pairs += [(bank, qa["question"]) for qa in conv.questions if qa.get("category") in (1, 2, 3, 4)]
+    if not pairs:
+        from hindsight_pg.cli.examples import DEMO_QUESTIONS
+
+        pairs = [("demo", q) for _, q in DEMO_QUESTIONS]
+    return pairs[:: max(1, len(pairs) // wanted)][:wanted]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--candidates", type=lambda v: [int(x) for x in v.split(",")], default=[10, 20, 50])
+    parser.add_argument("--questions", type=int, default=100)
+    parser.add_argument("--dsn", default=None)
+    args = parser.parse_args()
+    client = hindsight_pg.connect(args.dsn)
+    print(header(client.conn))
+    chosen = questions(client, args.questions)
+    banks = sorted({b for b, _ in chosen})
+    if not banks or not client.conn.execute("SELECT 1 FROM hindsight.banks WHERE bank_id = %s", (banks[0],)).fetchone():
+        raise SystemExit("no LoCoMo turn-mode banks and no demo bank: run bench/locomo.py --modes turn or make demo")
+    saved = dict(client.conn.execute(
+        "SELECT bank_id, config->'reranker_provider' FROM hindsight.banks WHERE bank_id = ANY(%s)", (banks,)
+    ).fetchall())  # fmt: skip
+    client.conn.execute(
+        "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = ANY(%s)", (PROVIDER, banks)
+    )
+    try:
+        loads = []
+        for _ in range(5):  # the model's load in a new session: the first rerank call less a second one
+            with psycopg.connect(client.conn.info.dsn, autocommit=True) as fresh:
+                fresh.execute("SELECT hindsight.rerank(%s, 'warm', ARRAY['up'])", (banks[0],))  # Python, imports
+                fresh.execute("SELECT hindsight.bank_config(%s)", (banks[0],))
+                started = time.perf_counter()
+                fresh.execute("SELECT hindsight.rerank(%s, 'a question', ARRAY['a memory'])", (banks[0],))
+                loads.append(1000 * (time.perf_counter() - started))
+        print(f"first rerank call in a new session (its Python already started): {statistics.median(loads):.0f} ms "
+              f"median of {len(loads)} (the model's load and one pair)")  # fmt: skip
+        texts = []
+        for bank, question in chosen:
+            (row,) = client.conn.execute(
+                "SELECT array_agg(c.rerank_text ORDER BY c.candidate_rank) FROM hindsight.recall_candidates(%s, %s) c",
+                (bank, question),
+            ).fetchall()  # fmt: skip
+            texts.append((bank, question, row[0] or []))
+        client.conn.execute("SELECT hindsight.rerank(%s, 'warm', ARRAY['up'])", (banks[0],))
+        print(f"\n{len(texts)} questions from {len(banks)} bank(s); the rerank stage's time, one thread:")
+        print(f"{'candidates':>10}{'median ms':>11}{'p90 ms':>8}{'ms a pair':>11}")
+        for count in args.candidates:
+            spent = []
+            for bank, question, candidates in texts:
+                started = time.perf_counter()
+                client.conn.execute("SELECT hindsight.rerank(%s, %s, %s)", (bank, question, candidates[:count]))
+                spent.append(1000 * (time.perf_counter() - started))
+            spent.sort()
+            print(f"{count:>10}{statistics.median(spent):>11.1f}{spent[int(0.9 * len(spent))]:>8.1f}"
+                  f"{statistics.median(spent) / count:>11.2f}")  # fmt: skip
+    finally:
+        for bank, provider in saved.items():
+            client.conn.execute(
+                "UPDATE hindsight.banks SET config = CASE WHEN %s::jsonb IS NULL THEN config - 'reranker_provider'"
+                " ELSE config || jsonb_build_object('reranker_provider', %s::jsonb) END WHERE bank_id = %s",
+                (json.dumps(provider) if provider else None, json.dumps(provider) if provider else None, bank),
+            )
+
+
+if __name__ == "__main__":
+    main()
