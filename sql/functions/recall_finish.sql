@@ -215,7 +215,7 @@ boosted. rerank_scores: a cross-encoder's raw scores of the first candidates (at
 candidate order; the reader reads the best reranker_candidates[budget] by fused rank); then final = (rrf_k + 1) *
 (reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
 reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
-has only the second term; rerank_score is then the reader's score (kept when all within [0, 1], else sigmoid;
+has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept when all within [0, 1], else sigmoid;
 NaN -> 0, ranked last). The best recall_budget * 2 by final score are packed into max_tokens; with
 prefer_observations, a world or experience unit that an observation among them cites (observation_sources) is
 dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank; 22023 bad budget, max_tokens,
