@@ -280,7 +280,12 @@ class LocalReranker(_Local):
 
         try:
             return CrossEncoder(self.model, device=self.device, max_length=self.max_length)
-        except (OSError, ValueError) as exc:
+        except Exception as exc:  # the model hub's own errors are not all OSErrors
+            if not folder.exists():  # a name no model hub can resolve offline: most often a typo
+                raise ProviderError(
+                    f"cross-encoder {self.model!r} could not be loaded: no such folder, and no model of that name "
+                    f"in the local model cache; {READER!r} is the packaged reader (docs/providers.md)"
+                ) from exc
             raise ProviderError(f"cross-encoder {self.model!r} could not be loaded: {exc}") from exc
 
     def rerank(self, query: str, documents: Sequence[str]) -> Any:

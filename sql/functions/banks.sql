@@ -119,7 +119,8 @@ BEGIN
                 OR (config_key = ANY (integer_keys) AND (config_value::text::numeric < 1
                     OR config_value::text::numeric <> trunc(config_value::text::numeric)))) THEN
             RAISE EXCEPTION 'bank config "%" must be %, got %', config_key,
-                CASE WHEN config_key = ANY (integer_keys) THEN 'an integer >= 1' ELSE 'a number >= 0' END, config_value
+                CASE WHEN config_key = ANY (integer_keys) THEN 'an integer >= 1'
+                     WHEN config_key = 'reranker_weight' THEN 'a number in [0, 1]' ELSE 'a number >= 0' END, config_value
                 USING ERRCODE = '22023';
         END IF;
         IF config_key = 'reranker_max_candidates' THEN  -- what one rerank call takes (hindsight.limits())
@@ -168,12 +169,15 @@ BEGIN
             LIMIT 1;
             IF bad IS NOT NULL THEN
                 RAISE EXCEPTION 'bank config "%" has a bad entry "%"', config_key, bad
-                    USING ERRCODE = '22023', HINT = format('Keys: %s; values: numbers >= 0.',
-                        (SELECT string_agg(k, ', ') FROM jsonb_object_keys(defaults->config_key) k));
+                    USING ERRCODE = '22023', HINT = format('Keys: %s; values: %s.',
+                        (SELECT string_agg(k, ', ') FROM jsonb_object_keys(defaults->config_key) k),
+                        CASE WHEN config_key IN ('recall_budgets', 'reranker_candidates') THEN 'integers >= 1'
+                             ELSE 'numbers >= 0' END);
             END IF;
             IF config_key IN ('recall_budgets', 'reranker_candidates') AND EXISTS (SELECT FROM jsonb_each(config_value) b
                     WHERE b.value::text::numeric < 1 OR b.value::text::numeric <> trunc(b.value::text::numeric)) THEN
-                RAISE EXCEPTION '% must map low, mid, high to integers >= 1, got %', config_key, config_value
+                RAISE EXCEPTION '% must map each of low, mid, high it names to an integer >= 1, got %', config_key,
+                    config_value
                     USING ERRCODE = '22023';
             END IF;
         END IF;

@@ -6,11 +6,13 @@ from __future__ import annotations
 import json
 
 import numpy as np
+import psycopg
 import pytest
 
 from hindsight_pg import Client, LocalReranker
 from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
 from hindsight_pl import providers
+from hindsight_pl.errors import ProviderError
 
 READER = {"kind": "local", "model": providers.READER}
 TOM = (
@@ -167,3 +169,30 @@ def test_the_inspector_shows_the_readers_rank_and_score(db, client, weekend):
     reader = cells[columns.index("reader")]
     assert re.fullmatch(r"#\d+ -?\d+\.\d\d", reader), reader
     assert TOM[:40] in cells[1]
+
+
+@pytest.mark.parametrize(
+    ("config", "message"),
+    [
+        ({"reranker_weight": -1}, 'bank config "reranker_weight" must be a number in \\[0, 1\\], got -1'),
+        ({"reranker_weight": 2}, "reranker_weight must be in \\[0, 1\\], got 2"),
+        ({"reranker_candidates": {"mid": 0}}, "reranker_candidates must map each of low, mid, high it names"),
+        ({"reranker_candidates": {"mid": 1.5}}, "reranker_candidates must map each of low, mid, high it names"),
+        ({"reranker_candidates": {"mid": "a"}}, 'bank config "reranker_candidates" has a bad entry "mid"'),
+    ],
+)
+def test_bad_reader_settings_are_refused_naming_the_range(db, config, message):
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match=message) as refused:
+        db.execute("SELECT hindsight.create_bank('bad', config => %s)", (json.dumps(config),))
+    assert (
+        refused.value.diag.message_hint is None
+        or "integers >= 1" in refused.value.diag.message_hint
+        or ("0.7 is the default" in refused.value.diag.message_hint)
+    )
+    assert db.execute("SELECT count(*) FROM hindsight.banks WHERE bank_id = 'bad'").fetchone()[0] == 0
+
+
+def test_a_misspelled_reader_name_says_what_was_looked_for():
+    with pytest.raises(ProviderError, match="no such folder, and no model of that name in the local model cache; "
+                       "'hindsight-reader' is the packaged reader"):  # fmt: skip
+        LocalReranker("hindsight-readr").rerank("q", ["d"])
