@@ -14,6 +14,10 @@ Two modes, each with its own banks:
                                      [--embedding-model all-MiniLM-L6-v2 --output bench/results/locomo_minilm.json]
                                      [--reranker build/reranker --reranker-candidates 10,20,50 --methods full]
 
+Every method runs without a reader (reranker_provider none) except 'full, reranked (N)': the bank's default
+pipeline, the packaged reader (or --reranker) reading N candidates (10, the default mid budget, unless
+--reranker-candidates says otherwise; --reranker none leaves these out).
+
 PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
 script exits with a message when the file is absent. Banks are named
 bench-locomo-<mode>-<sample_id> (-<model> for another model than the default,
@@ -131,11 +135,11 @@ def main() -> None:
         choices=[E5, MINILM],
         help="the banks' embedding model (banks of another model than the default are named -<model>)",
     )
-    parser.add_argument("--reranker", default=None,
-                        help="hindsight-reader (the packaged reader) or a cross-encoder folder (e.g. build/reranker):"
-                        " adds the methods 'full, reranked (N)', the banks reranking N candidates with it inside the"
-                        " database")  # fmt: skip
-    parser.add_argument("--reranker-candidates", type=lambda v: [int(x) for x in v.split(",")], default=[20],
+    parser.add_argument("--reranker", default=READER,
+                        help="the reader of the methods 'full, reranked (N)' (the banks reranking N candidates with it"
+                        " inside the database): hindsight-reader (the packaged reader, the default), a cross-encoder"
+                        " folder (e.g. build/reranker), or none; every other method runs without one")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=lambda v: [int(x) for x in v.split(",")], default=[10],
                         help="candidates the reranker reads at the mid budget, e.g. 10,20,50: one method each",
                         )  # fmt: skip
     parser.add_argument("--dsn", default=None)
@@ -152,7 +156,7 @@ def main() -> None:
     if args.conversations:
         conversations = conversations[: args.conversations]
     methods = {**METHODS, **(EXTRA if args.extra else {})}
-    if args.reranker:
+    if args.reranker != "none":
         provider = {
             "kind": "local",
             "model": args.reranker if args.reranker == READER else str(Path(args.reranker).resolve()),
@@ -208,7 +212,9 @@ def run_mode(
     results: dict[str, dict[str, Any]] = {}
     for name, extra in methods.items():
         per_question = []
-        set_config(client, list(last_time), extra.get("bank_config", {}))
+        # every method says which reader it runs: none unless it names one (the default reads with ours)
+        config = {"reranker_provider": {"kind": "none"}, **extra.get("bank_config", {})}
+        set_config(client, list(last_time), config)
         try:
             started = time.perf_counter()
             for (bank, question), embedding in zip(questions, embeddings, strict=True):
@@ -223,7 +229,7 @@ def run_mode(
                 per_question.append((question.category, metrics([r[0] for r in rows], question.evidence)))
             elapsed = time.perf_counter() - started
         finally:
-            reset_config(client, list(last_time), list(extra.get("bank_config", {})))
+            reset_config(client, list(last_time), list(config))
         by_category = {label: _mean([m for c, m in per_question if c == cat]) for cat, label in CATEGORIES.items()}
         results[name] = {
             "overall": _mean([m for _, m in per_question]),

@@ -140,8 +140,8 @@ def main() -> None:
     parser.add_argument("--reranker", default=None,
                         help="hindsight-reader (the packaged reader) or a cross-encoder folder (e.g. build/reranker):"
                         " the banks rerank with it inside the database for this run (--methods full only makes sense"
-                        " then)")  # fmt: skip
-    parser.add_argument("--reranker-candidates", type=int, default=20, help="candidates the reranker reads (mid)")
+                        " then); without it they run without a reader")  # fmt: skip
+    parser.add_argument("--reranker-candidates", type=int, default=10, help="candidates the reranker reads (mid)")
     parser.add_argument("--methods", default="", help="subset of the methods, separated by commas")
     parser.add_argument("--output", default="bench/results/longmemeval.json")
     parser.add_argument("--dsn", default=None)
@@ -170,7 +170,8 @@ def main() -> None:
     per_method: dict[str, list[tuple[str, dict[str, float]]]] = {m: [] for m in wanted}
     model = args.reranker if args.reranker == READER else str(Path(args.reranker or ".").resolve())
     reranker = {"reranker_provider": {"kind": "local", "model": model},
-                "reranker_candidates": {"mid": args.reranker_candidates}} if args.reranker else {}  # fmt: skip
+                "reranker_candidates": {"mid": args.reranker_candidates}} if args.reranker else {
+                    "reranker_provider": {"kind": "none"}}  # fmt: skip
     retain_s: list[float] = []
     recall_ms: list[float] = []
     with Progress(transient=True) as progress:

@@ -1,12 +1,14 @@
 """What the packaged reader (hindsight-reader) costs inside the database: its load in a new session, and the rerank
-stage's time per candidate count (the reader reading the best N fused candidates of real recalls).
+stage's time per candidate count (the reader reading the best N candidates of real recalls by boosted score,
+hindsight.texts_to_rerank).
 
 For each of ``--questions`` LoCoMo questions (turn-mode banks of bench/locomo.py, else the demo bank with its four
-questions), the candidates of the mid budget come from hindsight.recall_candidates once; then hindsight.rerank scores
-the best N of their texts, timed, for each N of ``--candidates``. The medians are the stage's time; quality per N
-is bench/locomo.py --reranker hindsight-reader --reranker-candidates 10,20,50 (the same Ns).
+questions), the candidates of the mid budget come from hindsight.recall_candidates once and the texts a reader reads
+from hindsight.texts_to_rerank; then hindsight.rerank scores the first N of them, timed, for each N of
+``--candidates``. The medians are the stage's time; quality per N is bench/locomo.py --reranker-candidates 5,10,30
+(the same Ns).
 
-    .venv/bin/python bench/reader.py [--candidates 10,20,50] [--questions 100] [--dsn DSN]
+    .venv/bin/python bench/reader.py [--candidates 5,10,30] [--questions 100] [--dsn DSN]
 """
 
 from __future__ import annotations
@@ -45,7 +47,7 @@ def questions(client: hindsight_pg.Client, wanted: int) -> list[tuple[str, str]]
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--candidates", type=lambda v: [int(x) for x in v.split(",")], default=[10, 20, 50])
+    parser.add_argument("--candidates", type=lambda v: [int(x) for x in v.split(",")], default=[5, 10, 30])
     parser.add_argument("--questions", type=int, default=100)
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
@@ -56,10 +58,12 @@ def main() -> None:
     if not banks or not client.conn.execute("SELECT 1 FROM hindsight.banks WHERE bank_id = %s", (banks[0],)).fetchone():
         raise SystemExit("no LoCoMo turn-mode banks and no demo bank: run bench/locomo.py --modes turn or make demo")
     saved = dict(client.conn.execute(
-        "SELECT bank_id, config->'reranker_provider' FROM hindsight.banks WHERE bank_id = ANY(%s)", (banks,)
+        "SELECT bank_id, config FROM hindsight.banks WHERE bank_id = ANY(%s)", (banks,)
     ).fetchall())  # fmt: skip
+    most = json.dumps({"reranker_candidates": {"high": max(args.candidates)}})  # texts_to_rerank's count at high
     client.conn.execute(
-        "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = ANY(%s)", (PROVIDER, banks)
+        "UPDATE hindsight.banks SET config = config || %s::jsonb || %s::jsonb WHERE bank_id = ANY(%s)",
+        (PROVIDER, most, banks),
     )
     try:
         starts, loads = [], []
@@ -79,8 +83,9 @@ def main() -> None:
         texts = []
         for bank, question in chosen:
             (row,) = client.conn.execute(
-                "SELECT array_agg(c.rerank_text ORDER BY c.candidate_rank) FROM hindsight.recall_candidates(%s, %s) c",
-                (bank, question),
+                "SELECT hindsight.texts_to_rerank(%s, ARRAY(SELECT c FROM hindsight.recall_candidates(%s, %s) c"
+                " ORDER BY c.candidate_rank), 'high')",
+                (bank, bank, question),
             ).fetchall()  # fmt: skip
             texts.append((bank, question, row[0] or []))
         client.conn.execute("SELECT hindsight.rerank(%s, 'warm', ARRAY['up'])", (banks[0],))
@@ -96,12 +101,9 @@ def main() -> None:
             print(f"{count:>10}{statistics.median(spent):>11.1f}{spent[int(0.9 * len(spent))]:>8.1f}"
                   f"{statistics.median(spent) / count:>11.2f}")  # fmt: skip
     finally:
-        for bank, provider in saved.items():
-            client.conn.execute(
-                "UPDATE hindsight.banks SET config = CASE WHEN %s::jsonb IS NULL THEN config - 'reranker_provider'"
-                " ELSE config || jsonb_build_object('reranker_provider', %s::jsonb) END WHERE bank_id = %s",
-                (json.dumps(provider) if provider else None, json.dumps(provider) if provider else None, bank),
-            )
+        for bank, config in saved.items():
+            client.conn.execute("UPDATE hindsight.banks SET config = %s::jsonb WHERE bank_id = %s",
+                                (json.dumps(config), bank))  # fmt: skip
 
 
 if __name__ == "__main__":

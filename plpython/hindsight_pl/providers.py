@@ -463,6 +463,20 @@ def reranker(config: Mapping[str, Any] | None = None) -> Reranker | None:
     return found
 
 
+def reader_missing(model: Reranker) -> str | None:
+    """Why ``model``, when it is the packaged reader (:data:`READER`, the default cross-encoder), cannot load here
+    (its files not installed, onnxruntime or tokenizers missing), else None. The default applies only where its
+    model loads: recall then uses its passthrough. Loads the model (once per process); any other model's failure is
+    an error of whoever configured it and is not looked at here."""
+    if not (isinstance(model, LocalReranker) and model.model == READER):
+        return None
+    try:
+        model._load()
+    except (ProviderError, ImportError) as exc:
+        return str(exc)
+    return None
+
+
 def reads(model: Reranker, query: str) -> bool:
     """Whether ``model`` reranks for ``query``: a multilingual one (config ``"multilingual": true``) always, any
     other only a query in Latin script (:func:`hindsight_pl.text.latin_script`); recall uses its passthrough

@@ -28,8 +28,8 @@ AS $$
     SELECT least((config->'reranker_candidates'->>budget)::int, (config->>'reranker_max_candidates')::int)
 $$;
 COMMENT ON FUNCTION hindsight._reader_candidates(jsonb, text) IS
-    'How many candidates a cross-encoder reads for a budget: the best reranker_candidates[budget] by fused rank '
-    '(low 10, mid 20, high 50 by default: the quality-latency curve of docs/benchmarks.md), at most '
+    'How many candidates a cross-encoder reads for a budget: reranker_candidates[budget] (low 5, mid 10, high 30 by '
+    'default: the quality-latency curve of docs/benchmarks.md), at most '
     'reranker_max_candidates. NULL for an unknown budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._strategy(config jsonb, OUT divisors jsonb, OUT additive jsonb)

@@ -15,7 +15,7 @@ AS $$
         "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 0.25, "temporal": 1.0},
         "strategy_boosts": {},
         "reranker_max_candidates": 300,
-        "reranker_candidates": {"low": 10, "mid": 20, "high": 50},
+        "reranker_candidates": {"low": 5, "mid": 10, "high": 30},
         "reranker_weight": 0.7,
         "graph_seed_limit": 20,
         "graph_seed_min_similarity": 0.79,
@@ -97,8 +97,10 @@ BEGIN
     END IF;
     FOR config_key, config_value IN SELECT * FROM jsonb_each(config) LOOP
         IF config_key IN ('embedding_provider', 'reranker_provider') THEN
-            -- in-database providers load models and call URLs as the server's operating-system user
-            IF NOT hindsight._is_superuser(hindsight._invoker()) THEN
+            -- in-database providers load models and call URLs as the server's operating-system user; turning
+            -- the bank's reader off ({"kind": "none"}) runs nothing, and anyone who may configure the bank may
+            IF NOT hindsight._is_superuser(hindsight._invoker())
+               AND NOT (config_key = 'reranker_provider' AND config_value = '{"kind": "none"}') THEN
                 RAISE EXCEPTION 'only a superuser may set a bank''s %', config_key
                     USING ERRCODE = '42501', HINT = 'Without it the bank uses the database-wide setting (docs/providers.md).';
             END IF;

@@ -72,7 +72,7 @@ BEGIN
         SELECT coalesce(
             (SELECT s.value FROM hindsight.settings s WHERE s.name = _setting.name),
             CASE name WHEN 'embedding_provider' THEN '{"kind": "local", "model": "multilingual-e5-small"}'::jsonb
-                      WHEN 'reranker_provider' THEN '{"kind": "none"}'::jsonb
+                      WHEN 'reranker_provider' THEN '{"kind": "local", "model": "hindsight-reader"}'::jsonb
                       WHEN 'llm_endpoints' THEN '{"base_urls": []}'::jsonb END)
     );
 END
@@ -129,7 +129,7 @@ $$;
 COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'The provider config a bank uses for what = embedding or reranker: the bank''s config key '
     'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
-    'multilingual-e5-small; no reranker); a local embedding provider that is not the bank''s own runs the bank''s '
+    'multilingual-e5-small; the packaged reader hindsight-reader); a local embedding provider that is not the bank''s own runs the bank''s '
     'embedding_model. bank_id NULL gives the database-wide one. Errors: HS404 unknown bank; HS409 when the '
     'embedding provider gives another model than the bank''s vectors are made with (embedding_model).';
 

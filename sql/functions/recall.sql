@@ -34,9 +34,8 @@ AS $$
         c.candidates,
         -- the rerank stage: the bank's cross-encoder, when it has one, scores the pre-filtered candidates
         CASE WHEN cardinality(c.candidates) > 0 AND hindsight.provider_config(bank_id, 'reranker')->>'kind' <> 'none'
-             THEN hindsight.rerank(bank_id, query, ARRAY(
-                 SELECT x.rerank_text FROM unnest(c.candidates) x ORDER BY x.candidate_rank
-                 LIMIT hindsight._reader_candidates(hindsight.bank_config(bank_id), budget))) END,
+             THEN hindsight.rerank(bank_id, query, hindsight.texts_to_rerank(bank_id, c.candidates, budget,
+                                                                            query_timestamp, passthrough)) END,
         budget, max_tokens, query_timestamp, passthrough, trace, prefer_observations) AS f
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool) IS
@@ -50,7 +49,7 @@ spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Corm
 interleave. Score: passthrough (calibrated: 0.5 fused / best + 0.25 min-max cosine + 0.25 BM25 / best, and
 0.25 temporal arm score under a window, over the weights' sum) times
 recency, temporal-proximity and proof boosts; with a cross-encoder, which reads the best reranker_candidates[budget]
-(10 / 20 / 50), its rank and that order are fused by weighted RRF (reranker_weight 0.7; hindsight.recall_finish).
+by that score (5 / 10 / 30, hindsight.texts_to_rerank), its rank and that order are fused by weighted RRF (reranker_weight 0.7; hindsight.recall_finish).
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
 max_tokens = 0 returns none. Filters: types (world|experience|observation), tags with tags_match
 any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true stores a JSON trace in the setting hindsight.last_trace.

@@ -1,5 +1,98 @@
 -- Recall, second half: rerank scores (or the passthrough), combined scoring, packing.
 
+CREATE OR REPLACE FUNCTION hindsight._boosted(
+    bank_id text,
+    candidates hindsight.recall_candidate[],
+    cfg jsonb,
+    now_ts timestamptz,
+    passthrough text
+)
+RETURNS TABLE (candidate_order int, unit_id uuid, candidate_rank int, token_count int, passthrough_score float8,
+               recency float8, proof float8, boosted float8, boosted_rank int)
+LANGUAGE sql STABLE
+SET citus.allow_nested_distributed_execution = on
+AS $$
+    -- Passthrough score (every candidate; with a reader it is the reader's partner in recall_finish's fusion):
+    -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
+    --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
+    --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
+    --   BM25 / best BM25 and the temporal arm's score, over the weights' sum (a convex
+    --   combination of normalised scores, Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
+    --   Hybrid Retrieval", TOIS 2023); its top ten spread widely enough that the boosts reorder only
+    --   near-ties;
+    -- normalized = fused score / best fused score;
+    -- rank_linear = the fused rank mapped linearly onto [1.0, 0.1] (the reference design).
+    -- boosted = passthrough * recency boost * temporal boost * proof boost + strategy bonus,
+    -- each boost 1 + alpha * (signal - 0.5) (Hindsight TEMPR's combined scoring).
+    WITH c AS (
+        SELECT c.*,
+               CASE passthrough
+                   WHEN 'rank_linear' THEN CASE WHEN cardinality(candidates) <= 1 THEN 1.0
+                                                ELSE 1.0 - 0.9 * (c.o - 1) / (cardinality(candidates) - 1.0) END
+                   WHEN 'normalized' THEN c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
+                   ELSE hindsight._calibrated(c.rrf_score, max(c.rrf_score) OVER (), c.semantic_score,
+                                              min(c.semantic_score) OVER (), max(c.semantic_score) OVER (),
+                                              c.bm25_score, max(c.bm25_score) OVER (), c.temporal_score,
+                                              c.temporal_proximity IS NOT NULL, cfg->'passthrough_weights') END
+                   AS passthrough_score
+        FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
+             semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+             temporal_score, temporal_proximity, boost_additive, o)
+    ), b AS (
+        SELECT c.o::int AS candidate_order, c.unit_id, c.candidate_rank, u.token_count, c.passthrough_score,
+               r.recency, p.proof,
+               c.passthrough_score
+                   -- under a time window the question names its period: recency does not count
+                   * CASE WHEN c.temporal_proximity IS NULL
+                          THEN hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
+                   * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
+                   * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
+                   + coalesce(c.boost_additive, 0) AS boosted
+        FROM c
+        JOIN hindsight.memory_units u ON u.bank_id = _boosted.bank_id AND u.id = c.unit_id
+        CROSS JOIN LATERAL (SELECT hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, now_ts,
+                                cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
+                                (cfg->>'recency_half_life_days')::float8) AS recency) r
+        CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p
+    )
+    SELECT b.*, (row_number() OVER (ORDER BY b.boosted DESC, b.candidate_rank))::int AS boosted_rank
+    FROM b
+    ORDER BY b.candidate_order
+$$;
+COMMENT ON FUNCTION hindsight._boosted(text, hindsight.recall_candidate[], jsonb, timestamptz, text) IS
+    'Each candidate''s passthrough score (calibrated, normalized or rank_linear), recency, proof, boosted score '
+    '(passthrough times the recency, temporal-proximity and proof boosts plus the strategy bonus) and its rank '
+    'by boosted score (ties by fused rank), in candidate order: what hindsight.recall_finish scores and what '
+    'hindsight.texts_to_rerank orders by. cfg is the bank''s config, now_ts the query time.';
+
+CREATE OR REPLACE FUNCTION hindsight.texts_to_rerank(
+    bank_id text,
+    candidates hindsight.recall_candidate[],
+    budget text DEFAULT 'mid',
+    query_timestamp timestamptz DEFAULT NULL,
+    passthrough text DEFAULT 'calibrated'
+)
+RETURNS text[]
+LANGUAGE sql STABLE
+SET citus.allow_nested_distributed_execution = on
+AS $$
+    SELECT coalesce(array_agg(x.rerank_text ORDER BY b.boosted_rank), '{}')
+    FROM (SELECT hindsight.bank_config(bank_id) AS cfg) k
+    CROSS JOIN LATERAL hindsight._boosted(bank_id, candidates, k.cfg, coalesce(query_timestamp, now()),
+                                          passthrough) b
+    JOIN unnest(candidates) WITH ORDINALITY AS x(candidate_rank, unit_id, rerank_text, rrf_score,
+         semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+         temporal_score, temporal_proximity, boost_additive, o) ON x.o = b.candidate_order
+    WHERE b.boosted_rank <= hindsight._reader_candidates(k.cfg, budget)
+$$;
+COMMENT ON FUNCTION hindsight.texts_to_rerank(text, hindsight.recall_candidate[], text, timestamptz, text) IS
+$$The texts a cross-encoder reads for hindsight.recall_finish, in the order it takes their scores: the
+rerank_text of the best reranker_candidates[budget] candidates (low 5, mid 10, high 30 by default; at most
+reranker_max_candidates) by boosted passthrough score (hindsight.recall_finish's score without a reader), so the
+reader reads what recall would otherwise have shown first. candidates: hindsight.recall_candidates' rows; budget,
+query_timestamp and passthrough as given to recall_finish. Returns text[] ({} for no candidates). Errors: HS404
+unknown bank; NULL for an unknown budget (recall_finish refuses it, 22023).$$;
+
 CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     bank_id text,
     candidates hindsight.recall_candidate[],
@@ -21,7 +114,6 @@ DECLARE
     cfg jsonb := hindsight.bank_config(recall_finish.bank_id);
     recall_budget int;
     now_ts timestamptz := coalesce(query_timestamp, now());
-    normalized float8[];
     reader float8[] := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
     scored hindsight._scored_candidate[];
     kept int[] := '{}';
@@ -38,50 +130,14 @@ BEGIN
         RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
             coalesce(cardinality(candidates), 0)
             USING ERRCODE = '22023',
-                  HINT = 'Give one raw score per candidate read, in candidate order (the first ones, or all).';
+                  HINT = 'Give one raw score per text of hindsight.texts_to_rerank, in its order (the best by boosted score first).';
     END IF;
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
 
-    -- Passthrough score (every candidate; with a reader it is the reader's partner in the fusion below):
-    -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
-    --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
-    --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
-    --   BM25 / best BM25 and the temporal arm's score, over the weights' sum (a convex
-    --   combination of normalised scores, Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
-    --   Hybrid Retrieval", TOIS 2023); its top ten spread widely enough that the boosts reorder only
-    --   near-ties;
-    -- normalized = fused score / best fused score;
-    -- rank_linear = the fused rank mapped linearly onto [1.0, 0.1] (the reference design).
-    normalized := CASE
-        WHEN passthrough = 'rank_linear' THEN ARRAY(
-            SELECT CASE WHEN n.total <= 1 THEN 1.0 ELSE 1.0 - 0.9 * (o - 1) / (n.total - 1) END
-            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
-                 temporal_score, temporal_proximity, boost_additive, o),
-                 (SELECT cardinality(candidates)::float8 AS total) n
-            ORDER BY o)
-        WHEN passthrough = 'normalized' THEN ARRAY(
-            SELECT c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
-            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
-                 temporal_score, temporal_proximity, boost_additive, o)
-            ORDER BY o)
-        ELSE ARRAY(
-            SELECT hindsight._calibrated(c.rrf_score, max(c.rrf_score) OVER (), c.semantic_score,
-                                         min(c.semantic_score) OVER (), max(c.semantic_score) OVER (), c.bm25_score,
-                                         max(c.bm25_score) OVER (), c.temporal_score, c.temporal_proximity IS NOT NULL,
-                                         cfg->'passthrough_weights')
-            FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-                 semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
-                 temporal_score, temporal_proximity, boost_additive, o)
-            ORDER BY o)
-    END;
-
-    -- boosted = passthrough * recency boost * temporal boost * proof boost + strategy bonus,
-    -- each boost 1 + alpha * (signal - 0.5) (Hindsight TEMPR's combined scoring): the final score without a
-    -- reader. With one (rerank_scores: raw scores of the first candidates, the ones it read), the final score
-    -- fuses the reader's rank with the boosted passthrough's rank by weighted RRF (Cormack et al. 2009), scaled
-    -- so that first in both is 1.0:
+    -- Without a reader, final = boosted (hindsight._boosted). With one (rerank_scores: raw scores of the
+    -- first candidates by boosted rank, the ones it read, hindsight.texts_to_rerank), the final score fuses the
+    -- reader's rank with the boosted passthrough's rank by weighted RRF (Cormack et al. 2009), scaled so that
+    -- first in both is 1.0:
     --   final = (k + 1) * (w / (k + reader rank) + (1 - w) / (k + boosted rank)),  k = rrf_k, w = reranker_weight;
     -- a candidate the reader did not read has only the second term (and, for w >= 0.5, ranks below every one it
     -- read). Ranks rather than scores: the reader's logits and the passthrough are on different scales.
@@ -90,7 +146,7 @@ BEGIN
                               ORDER BY s.final_score DESC, s.candidate_rank), '{}')
     INTO scored
     FROM (SELECT b.unit_id, b.candidate_rank, b.token_count, b.rerank_raw, b.recency, b.proof,
-                 coalesce(reader[b.candidate_order], b.passthrough_score) AS rerank_score,
+                 coalesce(reader[b.boosted_rank], b.passthrough_score) AS rerank_score,
                  CASE WHEN rerank_scores IS NULL THEN b.boosted
                       ELSE ((cfg->>'rrf_k')::float8 + 1) * (
                           CASE WHEN b.rerank_raw IS NULL THEN 0.0
@@ -98,26 +154,10 @@ BEGIN
                                    PARTITION BY b.rerank_raw IS NULL
                                    ORDER BY CASE WHEN b.rerank_raw = 'NaN' THEN '-Infinity' ELSE b.rerank_raw END DESC,
                                             b.candidate_rank)) END
-                          + (1 - (cfg->>'reranker_weight')::float8)
-                            / ((cfg->>'rrf_k')::float8 + row_number() OVER (ORDER BY b.boosted DESC, b.candidate_rank)))
+                          + (1 - (cfg->>'reranker_weight')::float8) / ((cfg->>'rrf_k')::float8 + b.boosted_rank))
                  END AS final_score
-    FROM (SELECT c.unit_id, c.candidate_rank, c.o AS candidate_order, u.token_count, rerank_scores[c.o] AS rerank_raw,
-                 normalized[c.o] AS passthrough_score, r.recency, p.proof,
-                 normalized[c.o]
-                     -- under a time window the question names its period: recency does not count
-                     * CASE WHEN c.temporal_proximity IS NULL
-                            THEN hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
-                     * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
-                     * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
-                     + coalesce(c.boost_additive, 0) AS boosted
-          FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-               semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
-               temporal_score, temporal_proximity, boost_additive, o)
-          JOIN hindsight.memory_units u ON u.bank_id = recall_finish.bank_id AND u.id = c.unit_id
-          CROSS JOIN LATERAL (SELECT hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, now_ts,
-                                  cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
-                                  (cfg->>'recency_half_life_days')::float8) AS recency) r
-          CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p) b) s;
+          FROM (SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw
+                FROM hindsight._boosted(recall_finish.bank_id, candidates, cfg, now_ts, passthrough) x) b) s;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
@@ -211,8 +251,8 @@ best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. boosted = 
 (linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now(); its boost is 1 when a time window is
 in force, since the question then names its period), proximity to the query window (0.5
 without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). Without rerank_scores, final =
-boosted. rerank_scores: a cross-encoder's raw scores of the first candidates (at most one per candidate, in
-candidate order; the reader reads the best reranker_candidates[budget] by fused rank); then final = (rrf_k + 1) *
+boosted. rerank_scores: a cross-encoder's raw scores of the texts hindsight.texts_to_rerank gives, in its order (the best
+reranker_candidates[budget] by boosted score; at most one per candidate); then final = (rrf_k + 1) *
 (reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
 reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
 has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept when all within [0, 1], else sigmoid;

@@ -49,8 +49,10 @@ NO_LINKS = {"temporal_link_neighbours": 0, "semantic_link_top_k": 0}
 
 # Banks of hand-made vectors (vec(d0=1, ...)) test the pipeline's mechanics at the cosine thresholds
 # they were written for: all-MiniLM-L6-v2's (hindsight._model_defaults), where 0.3 is "related" and
-# 0.7 "near" (the default model, E5, puts every pair of real texts above 0.75).
-HAND_MADE = {"embedding_model": "all-MiniLM-L6-v2"}
+# 0.7 "near" (the default model, E5, puts every pair of real texts above 0.75). Their texts are labels, not
+# answers to read: they recall without the reader, so the passthrough's arithmetic is what they check
+# (tests/db/test_reader.py reads real text with it).
+HAND_MADE = {"embedding_model": "all-MiniLM-L6-v2", "reranker_provider": {"kind": "none"}}
 
 
 def bank(conn: psycopg.Connection[Any], bank_id: str, **config: Any) -> str:

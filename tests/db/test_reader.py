@@ -103,34 +103,53 @@ def _texts(db, bank):
     return [r[0] for r in rows]
 
 
+OFF = json.dumps({"reranker_provider": {"kind": "none"}})
+
+
 def test_the_reader_lifts_the_answer_the_passthrough_ranks_low(db, client, weekend):
+    with_reader = _texts(db, weekend)  # the default
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s", (OFF, weekend))
     without = _texts(db, weekend)
-    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
-               (json.dumps({"reranker_provider": READER}), weekend))  # fmt: skip
-    with_reader = _texts(db, weekend)
     assert sorted(without) == sorted(with_reader)
     assert with_reader.index(TOM) == 0 and without.index(TOM) > 2, (without.index(TOM), with_reader[:3])
     # the driver's own reader gives the same order
+    db.execute("UPDATE hindsight.banks SET config = config - 'reranker_provider' WHERE bank_id = %s", (weekend,))
     driver = Client(db, reranker=LocalReranker(providers.READER)).recall(
         weekend, UNWIND, query_timestamp="2025-12-19", max_tokens=100000
     )
     assert [r.text for r in driver.results] == with_reader
 
 
+def test_a_new_bank_reads_with_the_packaged_reader_the_passthroughs_best_ten(db, client, weekend):
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('w', %s, query_timestamp => '2025-12-19', trace => true)", (UNWIND,)
+    ).fetchone()
+    assert (doc["trace"]["rerank"]["method"], doc["trace"]["rerank"]["read"]) == ("cross-encoder", 10)
+    # what it read: the ten the passthrough ranks first, which are not the ten first by fused rank here
+    read = {r["id"] for r in doc["trace"]["scoring"]["results"] if r["rerank_raw"] is not None}
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s", (OFF, weekend))
+    (plain,) = db.execute(
+        "SELECT hindsight.recall_json('w', %s, query_timestamp => '2025-12-19', trace => true)", (UNWIND,)
+    ).fetchone()
+    passthrough_best = [r["id"] for r in plain["trace"]["scoring"]["results"][:10]]
+    fused_best = [c["id"] for c in sorted(plain["trace"]["prefilter"]["candidates"], key=lambda c: c["rank"])[:10]]
+    assert read == set(passthrough_best) and set(fused_best) != set(passthrough_best)
+
+
 def test_a_bank_with_the_reader_turned_off_keeps_the_passthrough_order(db, client, weekend):
-    before = _texts(db, weekend)
-    db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps(READER),))
+    db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps({"kind": "none"}),))
     try:
-        db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
-                   (json.dumps({"reranker_provider": {"kind": "none"}}), weekend))  # fmt: skip
-        assert _texts(db, weekend) == before
+        before = _texts(db, weekend)
     finally:
-        db.execute("SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps({"kind": "none"}),))
+        db.execute("SELECT hindsight.set_setting('reranker_provider', NULL)")  # the reader, database-wide
+    assert _texts(db, weekend) != before
+    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s", (OFF, weekend))
+    assert _texts(db, weekend) == before
 
 
 def test_the_trace_shows_what_the_reader_read_and_its_ranks(db, client, weekend):
     db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
-               (json.dumps({"reranker_provider": READER, "reranker_candidates": {"mid": 4}}), weekend))  # fmt: skip
+               (json.dumps({"reranker_candidates": {"mid": 4}}), weekend))  # fmt: skip
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('w', %s, query_timestamp => '2025-12-19', trace => true)", (UNWIND,)
     ).fetchone()
@@ -154,11 +173,9 @@ def test_the_inspector_shows_the_readers_rank_and_score(db, client, weekend):
 
     from hindsight_pg.ui import create_app
 
-    db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
-               (json.dumps({"reranker_provider": READER}), weekend))  # fmt: skip
     ui = TestClient(create_app(db.info.dsn), base_url="http://127.0.0.1")
     page = ui.get("/banks/w/recall?q=What+does+Tom+do+to+unwind+on+weekends%3F&dropped=on").text
-    assert "which read the best 20 of" in page and "at weight 0.7" in page
+    assert "which read the best 10 of" in page and "at weight 0.7" in page
     header = re.search(r'<table id="results">\s*<thead><tr>(.*?)</tr>', page, re.S)[1]
     columns = [html.unescape(re.sub(r"<[^>]+>", "", c)) for c in re.findall(r"<th>(.*?)</th>", header)]
     first = re.search(r'<table id="results">.*?<tbody>\s*<tr>(.*?)</tr>', page, re.S)[1]

@@ -342,7 +342,7 @@ def test_recall_works_in_a_lateral_join(db):
 
 
 def test_client_recall_returns_typed_results_and_trace(client):
-    client.create_bank("b")
+    client.create_bank("b", config={"reranker_provider": {"kind": "none"}})  # the passthrough's scores are checked
     client.retain("b", "Priya is the tech lead of Project Falcon.", timestamp="2025-01-13T10:30:00+00:00")
     client.retain("b", "Tom goes bouldering on Saturdays.")
     response = client.recall("b", "Who leads Falcon?", trace=True, query_timestamp="2025-01-13T10:30:00Z")

@@ -36,7 +36,7 @@ def bank(client, script_server):
 
 def test_the_loop_recalls_then_answers_citing_only_what_it_saw(client, script_server, bank):
     script_server.script = [
-        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "recall", "arguments": {"query": "Which pet does Ana have?"}},
         {"tool": "done", "arguments": {"answer": "Ana has a grey cat named **Pixel**.",
                                        "memory_ids": ["$first", "00000000-0000-0000-0000-000000000000"]}},
     ]  # fmt: skip
@@ -158,7 +158,7 @@ def _sql_reflect(db, *args, **named):
 
 def test_sql_reflect_runs_the_drivers_loop_inside_the_database(client, db, script_server, bank):
     script = [
-        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "recall", "arguments": {"query": "Which pet does Ana have?"}},
         {"tool": "expand", "arguments": {"memory_id": "$first"}},
         {"tool": "done", "arguments": {"answer": "Ana has a grey cat named **Pixel**.",
                                        "memory_ids": ["$first", "00000000-0000-0000-0000-000000000000"]}},

@@ -111,7 +111,9 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 
 def test_time_scenario_window_march_to_may(client):
-    client.create_bank("t")  # with retain's links: spreading reaches October, and must not lift it
+    # with retain's links: spreading reaches October, and must not lift it; the boosts' arithmetic is checked, so
+    # without the reader (whose rank would join the score)
+    client.create_bank("t", config={"reranker_provider": {"kind": "none"}})
     client.retain("t", "Alice started the microservices migration.", timestamp="2024-03-12T10:00:00Z")
     client.retain("t", "Alice completed the auth service.", timestamp="2024-04-20T10:00:00Z")
     client.retain("t", "Alice is focusing on performance.", timestamp="2024-10-08T10:00:00Z")
@@ -284,7 +286,8 @@ def test_arm_weights_multiply_contributions(db):
 
 def test_strategy_boosts_divide_ranks_and_add_a_bonus(db):
     _, b, c = arm_bank(db)
-    db.execute('UPDATE hindsight.banks SET config = \'{"strategy_boosts": {"bm25": "high"}}\' WHERE bank_id = \'f\'')
+    db.execute("UPDATE hindsight.banks SET config = %s WHERE bank_id = 'f'",
+               (json.dumps({"strategy_boosts": {"bm25": "high"}, "reranker_provider": {"kind": "none"}}),))  # fmt: skip
     rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"], query_timestamp="2100-01-01")
     by_id = {str(r["id"]): r for r in rows}
     assert by_id[c]["rrf_score"] == pytest.approx(1 / 63 + 1 / (60 + 1 / 8))  # high: rank divisor 8
@@ -328,6 +331,12 @@ def test_caller_supplied_rerank_scores_decide_the_order(db):
         (str(vec(d0=1)),),
     ).fetchall()
     assert [r[2] for r in rows] == ["Alpha note about kiwis.", "Gamma kiwi kiwi note.", "Beta note."]
+    (to_read,) = db.execute(
+        "SELECT hindsight.texts_to_rerank('f', ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi',"
+        " %s::vector) c), query_timestamp => now())",
+        (str(vec(d0=1)),),
+    ).fetchone()
+    assert to_read == [r[2] for r in rows]  # here the passthrough keeps the fused order
     with psycopg.ClientCursor(db) as cur:
         finished = cur.execute(
             """SELECT id::text, rerank_score FROM hindsight.recall_finish('f',
@@ -371,39 +380,53 @@ def test_rerank_scores_may_not_outnumber_the_candidates(db):
         )
 
 
-def test_reader_scores_of_the_first_candidates_fuse_with_the_passthrough_by_weighted_rrf(db):
-    a, b, c = arm_bank(db)
+def test_reader_scores_of_the_best_by_boosted_score_fuse_with_the_passthrough_by_weighted_rrf(db):
+    bank(db, "o")
+    # semantic only ("zzzz" matches no word): fused order Delta, Echo, Foxtrot; the passthrough almost ties the
+    # first two and recency (Echo said the day before, Delta ten months before) puts Echo first once boosted
+    (d,) = put(db, "o", [("Delta.", vec(d0=1))], timestamp="2029-03-01T00:00:00Z")
+    (e,) = put(db, "o", [("Echo.", vec(d0=1, d1=0.1))], timestamp="2029-12-31T00:00:00Z")
+    (f,) = put(db, "o", [("Foxtrot.", vec(d1=1))], timestamp="2029-12-31T00:00:00Z")
     emb = str(vec(d0=1))
-    candidates = "ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c ORDER BY c.candidate_rank)"
+    candidates = "ARRAY(SELECT c FROM hindsight.recall_candidates('o', 'zzzz', %s::vector) c ORDER BY c.candidate_rank)"
+    fused = db.execute(f"SELECT c.unit_id::text, c.rerank_text FROM unnest({candidates}) c", (emb,)).fetchall()
+    assert [unit for unit, _ in fused] == [d, e, f]
+    text = dict(fused)
     passthrough = db.execute(
-        f"SELECT id::text, score FROM hindsight.recall_finish('f', {candidates}, NULL,"
+        f"SELECT id::text, score FROM hindsight.recall_finish('o', {candidates}, NULL,"
         " query_timestamp => '2030-01-01')",
         (emb,),
     ).fetchall()
+    assert [unit for unit, _ in passthrough] == [e, d, f]
     boosted_rank = {unit: n for n, (unit, _) in enumerate(passthrough, 1)}
-    # the reader read the first two candidates (Alpha, Gamma) and prefers Gamma
+    # what a reader reads, in the order recall_finish takes its scores: the passthrough's best first
+    to_read = f"SELECT hindsight.texts_to_rerank('o', {candidates}, 'mid', '2030-01-01')"
+    assert db.execute(to_read, (emb,)).fetchone()[0] == [text[e], text[d], text[f]]
+    db.execute("""UPDATE hindsight.banks SET config = config || '{"reranker_candidates": {"mid": 2}}'""")
+    assert db.execute(to_read, (emb,)).fetchone()[0] == [text[e], text[d]]
+    # the reader read Echo and Delta and prefers Delta
     read = db.execute(
-        f"SELECT id::text, score, rerank_score FROM hindsight.recall_finish('f', {candidates}, ARRAY[-1.0, 2.0],"
+        f"SELECT id::text, score, rerank_score FROM hindsight.recall_finish('o', {candidates}, ARRAY[-1.0, 2.0],"
         " query_timestamp => '2030-01-01')",
         (emb,),
     ).fetchall()
-    reader_rank = {c: 1, a: 2}
+    reader_rank = {d: 1, e: 2}
     want = {
         unit: 61 * ((0.7 / (60 + reader_rank[unit]) if unit in reader_rank else 0) + 0.3 / (60 + boosted_rank[unit]))
         for unit in boosted_rank
     }
-    assert [r[0] for r in read] == [c, a, b]  # what it did not read ranks below what it read
-    assert [r[1] for r in read] == pytest.approx([want[c], want[a], want[b]])
+    assert [r[0] for r in read] == [d, e, f]  # what it did not read ranks below what it read
+    assert [r[1] for r in read] == pytest.approx([want[d], want[e], want[f]])
     assert read[0][2] == pytest.approx(1 / (1 + math.exp(-2.0)))
-    db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 0.0}' WHERE bank_id = 'f'")
+    db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 0.0}' WHERE bank_id = 'o'")
     only_passthrough = db.execute(
-        f"SELECT id::text FROM hindsight.recall_finish('f', {candidates}, ARRAY[-1.0, 2.0],"
+        f"SELECT id::text FROM hindsight.recall_finish('o', {candidates}, ARRAY[-1.0, 2.0],"
         " query_timestamp => '2030-01-01')",
         (emb,),
     ).fetchall()
     assert [r[0] for r in only_passthrough] == [r[0] for r in passthrough]
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="reranker_weight must be in"):
-        db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 1.5}' WHERE bank_id = 'f'")
+        db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 1.5}' WHERE bank_id = 'o'")
 
 
 # -- chunks, trace, arguments -----------------------------------------------------------

