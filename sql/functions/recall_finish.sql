@@ -9,9 +9,13 @@ CREATE OR REPLACE FUNCTION hindsight._boosted(
 )
 RETURNS TABLE (candidate_order int, unit_id uuid, candidate_rank int, token_count int, passthrough_score float8,
                recency float8, proof float8, boosted float8, boosted_rank int)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
 SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
 AS $$
+#variable_conflict use_column
+BEGIN
+    RETURN QUERY
     -- Passthrough score (every candidate; with a reader it is the reader's partner in recall_finish's fusion):
     -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
     --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
@@ -57,7 +61,8 @@ AS $$
     )
     SELECT b.*, (row_number() OVER (ORDER BY b.boosted DESC, b.candidate_rank))::int AS boosted_rank
     FROM b
-    ORDER BY b.candidate_order
+    ORDER BY b.candidate_order;
+END
 $$;
 COMMENT ON FUNCTION hindsight._boosted(text, hindsight.recall_candidate[], jsonb, timestamptz, text) IS
     'Each candidate''s passthrough score (calibrated, normalized or rank_linear), recency, proof, boosted score '

@@ -146,7 +146,7 @@ def test_mental_models_and_reflect(db, client, script_server, bank_id):
     client.create_bank(bank_id, config={"llm_base_url": url, "llm_model": "reflect-model"})
     client.retain_batch(bank_id, [FACTS[0], FACTS[3], FACTS[4]])
     script = [
-        {"tool": "recall", "arguments": {"query": "Ana's pet"}},
+        {"tool": "recall", "arguments": {"query": "Which pet does Ana have?"}},
         {"tool": "done", "arguments": {"answer": "Ana has a grey cat named Pixel.", "memory_ids": ["$first"]}},
     ]
     script_server.script = [dict(t) for t in script]
