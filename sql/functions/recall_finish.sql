@@ -7,8 +7,8 @@ CREATE OR REPLACE FUNCTION hindsight._boosted(
     now_ts timestamptz,
     passthrough text
 )
-RETURNS TABLE (candidate_order int, unit_id uuid, candidate_rank int, token_count int, passthrough_score float8,
-               recency float8, proof float8, boosted float8, boosted_rank int)
+RETURNS TABLE (candidate_order int, unit_id uuid, candidate_rank int, rerank_text text, token_count int,
+               passthrough_score float8, recency float8, proof float8, boosted float8, boosted_rank int)
 LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
@@ -43,7 +43,8 @@ BEGIN
              semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
              temporal_score, temporal_proximity, boost_additive, o)
     ), b AS (
-        SELECT c.o::int AS candidate_order, c.unit_id, c.candidate_rank, u.token_count, c.passthrough_score,
+        SELECT c.o::int AS candidate_order, c.unit_id, c.candidate_rank, c.rerank_text, u.token_count,
+               c.passthrough_score,
                r.recency, p.proof,
                c.passthrough_score
                    -- under a time window the question names its period: recency does not count
@@ -65,7 +66,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._boosted(text, hindsight.recall_candidate[], jsonb, timestamptz, text) IS
-    'Each candidate''s passthrough score (calibrated, normalized or rank_linear), recency, proof, boosted score '
+    'Each candidate''s rerank_text, passthrough score (calibrated, normalized or rank_linear), recency, proof, boosted score '
     '(passthrough times the recency, temporal-proximity and proof boosts plus the strategy bonus) and its rank '
     'by boosted score (ties by fused rank), in candidate order: what hindsight.recall_finish scores and what '
     'hindsight.texts_to_rerank orders by. cfg is the bank''s config, now_ts the query time.';
@@ -81,13 +82,10 @@ RETURNS text[]
 LANGUAGE sql STABLE
 SET citus.allow_nested_distributed_execution = on
 AS $$
-    SELECT coalesce(array_agg(x.rerank_text ORDER BY b.boosted_rank), '{}')
+    SELECT coalesce(array_agg(b.rerank_text ORDER BY b.boosted_rank), '{}')
     FROM (SELECT hindsight.bank_config(bank_id) AS cfg) k
     CROSS JOIN LATERAL hindsight._boosted(bank_id, candidates, k.cfg, coalesce(query_timestamp, now()),
                                           passthrough) b
-    JOIN unnest(candidates) WITH ORDINALITY AS x(candidate_rank, unit_id, rerank_text, rrf_score,
-         semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
-         temporal_score, temporal_proximity, boost_additive, o) ON x.o = b.candidate_order
     WHERE b.boosted_rank <= hindsight._reader_candidates(k.cfg, budget)
 $$;
 COMMENT ON FUNCTION hindsight.texts_to_rerank(text, hindsight.recall_candidate[], text, timestamptz, text) IS
