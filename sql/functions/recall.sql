@@ -29,14 +29,9 @@ AS $$
                      ORDER BY c.candidate_rank) AS candidates
     )
     SELECT f.*
-    FROM c, LATERAL hindsight.recall_finish(
-        bank_id,
-        c.candidates,
-        -- the rerank stage: the bank's cross-encoder, when it has one, scores the pre-filtered candidates
-        CASE WHEN cardinality(c.candidates) > 0 AND hindsight.provider_config(bank_id, 'reranker')->>'kind' <> 'none'
-             THEN hindsight.rerank(bank_id, query, hindsight.texts_to_rerank(bank_id, c.candidates, budget,
-                                                                            query_timestamp, passthrough)) END,
-        budget, max_tokens, query_timestamp, passthrough, trace, prefer_observations) AS f
+    -- with the rerank stage: the bank's cross-encoder, when it has one, reads the passthrough's best
+    FROM c, LATERAL hindsight._recall_finish(bank_id, c.candidates, NULL, budget, max_tokens, query_timestamp,
+                                             passthrough, trace, prefer_observations, read_query => query) AS f
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):

@@ -7,8 +7,7 @@ CREATE OR REPLACE FUNCTION hindsight._boosted(
     now_ts timestamptz,
     passthrough text
 )
-RETURNS TABLE (candidate_order int, unit_id uuid, candidate_rank int, rerank_text text, token_count int,
-               passthrough_score float8, recency float8, proof float8, boosted float8, boosted_rank int)
+RETURNS SETOF hindsight._boosted_candidate
 LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
@@ -71,6 +70,17 @@ COMMENT ON FUNCTION hindsight._boosted(text, hindsight.recall_candidate[], jsonb
     'by boosted score (ties by fused rank), in candidate order: what hindsight.recall_finish scores and what '
     'hindsight.texts_to_rerank orders by. cfg is the bank''s config, now_ts the query time.';
 
+CREATE OR REPLACE FUNCTION hindsight._texts_to_read(boosted hindsight._boosted_candidate[], how_many int)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(array_agg(b.rerank_text ORDER BY b.boosted_rank), '{}')
+    FROM unnest(boosted) b
+    WHERE b.boosted_rank <= how_many
+$$;
+COMMENT ON FUNCTION hindsight._texts_to_read(hindsight._boosted_candidate[], int) IS
+    'The rerank_text of the how_many best candidates by boosted rank, in that order (hindsight._boosted''s rows).';
+
 CREATE OR REPLACE FUNCTION hindsight.texts_to_rerank(
     bank_id text,
     candidates hindsight.recall_candidate[],
@@ -79,14 +89,17 @@ CREATE OR REPLACE FUNCTION hindsight.texts_to_rerank(
     passthrough text DEFAULT 'calibrated'
 )
 RETURNS text[]
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
 AS $$
-    SELECT coalesce(array_agg(b.rerank_text ORDER BY b.boosted_rank), '{}')
-    FROM (SELECT hindsight.bank_config(bank_id) AS cfg) k
-    CROSS JOIN LATERAL hindsight._boosted(bank_id, candidates, k.cfg, coalesce(query_timestamp, now()),
-                                          passthrough) b
-    WHERE b.boosted_rank <= hindsight._reader_candidates(k.cfg, budget)
+DECLARE
+    cfg jsonb := hindsight.bank_config(bank_id);
+BEGIN
+    RETURN hindsight._texts_to_read(ARRAY(
+        SELECT b FROM hindsight._boosted(bank_id, candidates, cfg, coalesce(query_timestamp, now()), passthrough) b),
+        hindsight._reader_candidates(cfg, budget));
+END
 $$;
 COMMENT ON FUNCTION hindsight.texts_to_rerank(text, hindsight.recall_candidate[], text, timestamptz, text) IS
 $$The texts a cross-encoder reads for hindsight.recall_finish, in the order it takes their scores: the
@@ -96,7 +109,7 @@ reader reads what recall would otherwise have shown first. candidates: hindsight
 query_timestamp and passthrough as given to recall_finish. Returns text[] ({} for no candidates). Errors: HS404
 unknown bank; NULL for an unknown budget (recall_finish refuses it, 22023).$$;
 
-CREATE OR REPLACE FUNCTION hindsight.recall_finish(
+CREATE OR REPLACE FUNCTION hindsight._recall_finish(
     bank_id text,
     candidates hindsight.recall_candidate[],
     rerank_scores float8[] DEFAULT NULL,
@@ -105,7 +118,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     query_timestamp timestamptz DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
     trace bool DEFAULT false,
-    prefer_observations bool DEFAULT false
+    prefer_observations bool DEFAULT false,
+    read_query text DEFAULT NULL
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE plpgsql
@@ -114,10 +128,11 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(recall_finish.bank_id);
+    cfg jsonb := hindsight.bank_config(_recall_finish.bank_id);
     recall_budget int;
     now_ts timestamptz := coalesce(query_timestamp, now());
-    reader float8[] := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
+    ranked hindsight._boosted_candidate[];
+    reader float8[];
     scored hindsight._scored_candidate[];
     kept int[] := '{}';
     started timestamptz := clock_timestamp();
@@ -136,6 +151,15 @@ BEGIN
                   HINT = 'Give one raw score per text of hindsight.texts_to_rerank, in its order (the best by boosted score first).';
     END IF;
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
+    ranked := ARRAY(SELECT b FROM hindsight._boosted(_recall_finish.bank_id, candidates, cfg, now_ts, passthrough) b);
+    -- hindsight.recall's rerank stage (read_query): the bank's cross-encoder reads the passthrough's best
+    -- (hindsight.rerank gives NULL when it does not read the query's script or the packaged reader is missing)
+    IF read_query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
+       AND hindsight.provider_config(_recall_finish.bank_id, 'reranker')->>'kind' <> 'none' THEN
+        rerank_scores := hindsight.rerank(_recall_finish.bank_id, read_query,
+                                          hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, budget)));
+    END IF;
+    reader := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
 
     -- Without a reader, final = boosted (hindsight._boosted). With one (rerank_scores: raw scores of the
     -- first candidates by boosted rank, the ones it read, hindsight.texts_to_rerank), the final score fuses the
@@ -159,8 +183,7 @@ BEGIN
                                             b.candidate_rank)) END
                           + (1 - (cfg->>'reranker_weight')::float8) / ((cfg->>'rrf_k')::float8 + b.boosted_rank))
                  END AS final_score
-          FROM (SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw
-                FROM hindsight._boosted(recall_finish.bank_id, candidates, cfg, now_ts, passthrough) x) b) s;
+          FROM (SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw FROM unnest(ranked) x) b) s;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
@@ -175,7 +198,7 @@ BEGIN
                 JOIN unnest(scored[1:recall_budget * 2]) AS b(unit_id, final_score, rerank_raw, rerank_score, recency,
                                                               proof, token_count)
                   ON b.unit_id = os.observation_id
-                WHERE os.bank_id = recall_finish.bank_id AND os.unit_id = s.unit_id)
+                WHERE os.bank_id = _recall_finish.bank_id AND os.unit_id = s.unit_id)
             ORDER BY s.o);
     END IF;
 
@@ -195,7 +218,7 @@ BEGIN
     JOIN unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
                                               token_count, o) ON s.o = k.pos
     JOIN unnest(candidates) AS c ON c.unit_id = s.unit_id
-    JOIN hindsight.memory_units u ON u.bank_id = recall_finish.bank_id AND u.id = s.unit_id
+    JOIN hindsight.memory_units u ON u.bank_id = _recall_finish.bank_id AND u.id = s.unit_id
     ORDER BY k.rank;
 
     IF trace THEN
@@ -244,6 +267,29 @@ BEGIN
         ))::text, false);
     END IF;
 END
+$$;
+COMMENT ON FUNCTION hindsight._recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text) IS
+    'The body of hindsight.recall_finish (which see); with read_query and no rerank_scores, the bank''s '
+    'cross-encoder (unless its reranker_provider is none) first scores the texts hindsight.texts_to_rerank would '
+    'give, from the same boosted scores: hindsight.recall''s rerank stage, the boosts computed once.';
+
+CREATE OR REPLACE FUNCTION hindsight.recall_finish(
+    bank_id text,
+    candidates hindsight.recall_candidate[],
+    rerank_scores float8[] DEFAULT NULL,
+    budget text DEFAULT 'mid',
+    max_tokens int DEFAULT 4096,
+    query_timestamp timestamptz DEFAULT NULL,
+    passthrough text DEFAULT 'calibrated',
+    trace bool DEFAULT false,
+    prefer_observations bool DEFAULT false
+)
+RETURNS SETOF hindsight.recall_result
+LANGUAGE sql
+SET citus.allow_nested_distributed_execution = on
+AS $$
+    SELECT * FROM hindsight._recall_finish(bank_id, candidates, rerank_scores, budget, max_tokens, query_timestamp,
+                                           passthrough, trace, prefer_observations)
 $$;
 COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool) IS
 $$Second half of hindsight.recall. Passthrough score of every candidate: calibrated (the default) =

@@ -132,6 +132,20 @@ CREATE TYPE hindsight._fused_hit AS (
     temporal_score float8
 );
 
+-- A candidate's passthrough and boosted scores before any reader (hindsight._boosted), in candidate order.
+CREATE TYPE hindsight._boosted_candidate AS (
+    candidate_order   int,
+    unit_id           uuid,
+    candidate_rank    int,
+    rerank_text       text,
+    token_count       int,
+    passthrough_score float8,
+    recency           float8,
+    proof             float8,
+    boosted           float8,
+    boosted_rank      int
+);
+
 -- A candidate after the rerank stage and combined scoring (hindsight.recall_finish).
 CREATE TYPE hindsight._scored_candidate AS (
     unit_id      uuid,

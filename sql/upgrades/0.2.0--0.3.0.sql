@@ -158,3 +158,17 @@ COMMENT ON TABLE hindsight.memory_units IS
     'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '
     'its vector of the model a re-embedding moves to (hindsight.reembed_begin), NULL otherwise; token_count: '
     'cl100k_base tokens of text.';
+
+-- The reader reads the passthrough's own best (hindsight._boosted, computed once a recall).
+CREATE TYPE hindsight._boosted_candidate AS (
+    candidate_order   int,
+    unit_id           uuid,
+    candidate_rank    int,
+    rerank_text       text,
+    token_count       int,
+    passthrough_score float8,
+    recency           float8,
+    proof             float8,
+    boosted           float8,
+    boosted_rank      int
+);

@@ -55,7 +55,7 @@ def plpgsql_texts(create_function: str) -> Iterator[str]:
     # read the body with the schema renamed, and name it back in the SQL it yields
     renamed = create_function.replace("hindsight.", "public.")
     # and it cannot resolve the extension's own types, which do not matter here: call them text
-    own_types = r"public\.(_arm_hit|_fused_hit|_scored_candidate|recall_candidate|retained_unit)\b"
+    own_types = r"public\.(_arm_hit|_fused_hit|_boosted_candidate|_scored_candidate|recall_candidate|retained_unit)\b"
     renamed = re.sub(own_types, "text", renamed)
     # a table's row type (RETURNS hindsight.mental_models, a variable of it) ends its line; the table itself does not
     renamed = re.sub(r"public\.mental_models(?=;?$)", "text", renamed, flags=re.MULTILINE)
