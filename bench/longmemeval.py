@@ -111,8 +111,10 @@ def ensure_bank(client: hindsight_pg.Client, question: dict[str, Any], all_turns
     return bank, time.perf_counter() - started
 
 
-def metrics(ranked: list[str], evidence: set[str], sessions: set[str]) -> dict[str, float]:
-    """Turn-level R@5, R@10, NDCG@10 of ``ranked`` turn ids (first appearance of each), and session R@5 (any)."""
+def metrics(ranked: list[str], evidence: set[str], sessions: set[str], newest: str) -> dict[str, float]:
+    """Turn-level R@5, R@10, NDCG@10 of ``ranked`` turn ids (first appearance of each), session R@5 (any), and
+    newest R@10: whether the evidence turn said last (``newest``, the current value of a knowledge update) is in
+    the top 10."""
     seen: list[str] = []
     for turn in ranked:
         if turn not in seen:
@@ -125,6 +127,7 @@ def metrics(ranked: list[str], evidence: set[str], sessions: set[str]) -> dict[s
         "R@10": len(top10 & evidence) / len(evidence),
         "NDCG@10": dcg / idcg,
         "session R@5": float(any(t.split("#")[0] in sessions for t in seen[:5])),
+        "newest R@10": float(newest in top10),
     }
 
 
@@ -136,6 +139,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--split", choices=["held-out", "train", "all"], default="held-out")
     parser.add_argument("--questions", type=int, default=0, help="only the first N questions of the split")
+    parser.add_argument(
+        "--question-type", default=None, help="only questions of this type (e.g. knowledge-update, temporal-reasoning)"
+    )
     parser.add_argument("--all-turns", action="store_true", help="index the assistant's turns too (full protocol)")
     parser.add_argument("--reranker", default=None,
                         help="hindsight-reader (the packaged reader) or a cross-encoder folder (e.g. build/reranker):"
@@ -156,6 +162,8 @@ def main() -> None:
     abstentions = [q for q in chosen if q["question_id"].endswith("_abs")]
     skipped = [q for q in chosen if q["question_type"] == SSA and not args.all_turns]
     chosen = [q for q in chosen if q not in abstentions and q not in skipped]
+    if args.question_type:
+        chosen = [q for q in chosen if q["question_type"] == args.question_type]
     if args.questions:
         chosen = chosen[: args.questions]
 
@@ -185,7 +193,10 @@ def main() -> None:
                 " || %s::jsonb WHERE bank_id = %s",
                 (json.dumps(reranker), bank),
             )
-            evidence = {turn_id for turn_id, _, turn, _ in turns(question, args.all_turns) if turn.get("has_answer")}
+            said = {turn_id: (at, int(turn_id.rsplit("#", 1)[1]))
+                    for turn_id, _, turn, at in turns(question, args.all_turns) if turn.get("has_answer")}  # fmt: skip
+            evidence = set(said)
+            newest = max(said, key=said.__getitem__) if said else ""
             sessions = set(question["answer_session_ids"])
             if not evidence:  # the evidence is in turns this protocol does not index
                 progress.advance(task)
@@ -204,7 +215,9 @@ def main() -> None:
                 ).fetchall()  # fmt: skip
                 if name == "full":
                     recall_ms.append(1000 * (time.perf_counter() - started))
-                per_method[name].append((question["question_type"], metrics([r[0] for r in rows], evidence, sessions)))
+                per_method[name].append(
+                    (question["question_type"], metrics([r[0] for r in rows], evidence, sessions, newest))
+                )
             if COSINE not in per_method:
                 progress.advance(task)
                 continue
@@ -213,7 +226,9 @@ def main() -> None:
                 " SELECT metadata->>'turn' FROM u ORDER BY embedding <=> %s, id LIMIT 30",
                 (bank, embedding),
             ).fetchall()  # fmt: skip
-            per_method[COSINE].append((question["question_type"], metrics([r[0] for r in rows], evidence, sessions)))
+            per_method[COSINE].append(
+                (question["question_type"], metrics([r[0] for r in rows], evidence, sessions, newest))
+            )
             progress.advance(task)
 
     first = next(iter(per_method))
@@ -221,13 +236,14 @@ def main() -> None:
     results: dict[str, Any] = {}
     reader = f", {args.reranker_candidates} candidates reranked by {args.reranker}" if args.reranker else ""
     print(
-        f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}   (n = {len(per_method[first])}){reader}"
+        f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}{'newest R@10':>13}"
+        f"   (n = {len(per_method[first])}){reader}"
     )
     for name, rows in per_method.items():
         overall = mean([m for _, m in rows])
         results[name] = {"overall": overall, "by_type": {t: mean([m for k, m in rows if k == t]) for t in types}}
         print(f"{name:<16}{overall['R@5']:>8.3f}{overall['R@10']:>8.3f}{overall['NDCG@10']:>9.3f}"
-              f"{overall['session R@5']:>10.3f}")  # fmt: skip
+              f"{overall['session R@5']:>10.3f}{overall['newest R@10']:>13.3f}")  # fmt: skip
     print("\nNDCG@10 per question type (n)")
     print(f"{'method':<16}" + "".join(f"{t[:22]:>24}" for t in types))
     counts = {t: sum(1 for k, _ in per_method[first] if k == t) for t in types}
@@ -244,7 +260,8 @@ def main() -> None:
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps({
-        "header": header(client.conn), "split": args.split, "all_turns": args.all_turns, "reranker": args.reranker,
+        "header": header(client.conn), "split": args.split, "question_type": args.question_type,
+        "all_turns": args.all_turns, "reranker": args.reranker,
         "reranker_candidates": args.reranker_candidates if args.reranker else None,
         "questions": len(per_method[first]), "abstentions_left_out": len(abstentions),
         "single_session_assistant_left_out": len(skipped), "question_types": counts, "results": results,
