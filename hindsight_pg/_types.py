@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, date, datetime, timedelta, tzinfo
 from typing import Any
 from uuid import UUID
+from zoneinfo import ZoneInfo
 
 
 @dataclass(frozen=True)
@@ -131,6 +132,11 @@ class RecallResult:
     tokens: int
     scores: Scores
 
+    def describe_when(self, time_zone: str | tzinfo = "UTC") -> str:
+        """The unit's dates as every interface shows them (:func:`describe_when`), in days of ``time_zone``
+        (the bank's ``time_zone`` config)."""
+        return describe_when(self.mentioned_at, self.occurred_start, self.occurred_end, time_zone)
+
 
 @dataclass(frozen=True)
 class RecallResponse:
@@ -160,3 +166,52 @@ class MentalModel:
     based_on: list[UUID]
     last_refreshed_at: datetime | None
     history: list[dict[str, Any]]
+
+
+def describe_when(
+    mentioned_at: datetime | None,
+    occurred_start: datetime | None,
+    occurred_end: datetime | None,
+    time_zone: str | tzinfo = "UTC",
+) -> str:
+    """A memory unit's dates as one line of text, the rule every interface follows (docs/reference.md#dates):
+    the day it was said (``mentioned_at``) and the days it is about (``occurred_start`` to ``occurred_end``),
+    as days of ``time_zone`` (an IANA name or a tzinfo; naive datetimes are UTC).
+
+    - said and about the same single day: that day alone, ``"2025-02-26"``;
+    - otherwise both: ``"said 2025-02-26, about 2025-04-01"``;
+    - undated (no ``occurred_start`` or ``occurred_end``): ``"said 2025-02-26"``; not said when
+      (no ``mentioned_at``): ``"about 2025-04-01"``; neither: ``"undated"``.
+
+    The days it is about are written shortest: one day ``2025-04-01``; whole calendar months
+    ``2025-10`` or ``2025-03..2025-05``; whole years ``2025`` or ``1990..1999``; else a span of days
+    ``2025-11-28..2025-11-29``, both ends included. One of ``occurred_start`` / ``occurred_end``
+    alone stands for both. Raises ``ZoneInfoNotFoundError`` (a ``KeyError``) for an unknown zone name.
+    """
+    zone = ZoneInfo(time_zone) if isinstance(time_zone, str) else time_zone
+
+    def day(moment: datetime) -> date:
+        return (moment if moment.tzinfo else moment.replace(tzinfo=UTC)).astimezone(zone).date()
+
+    said = day(mentioned_at) if mentioned_at is not None else None
+    if occurred_start is None and occurred_end is None:
+        return f"said {said.isoformat()}" if said else "undated"
+    first = day(occurred_start if occurred_start is not None else occurred_end)  # type: ignore[arg-type]
+    last = day(occurred_end if occurred_end is not None else occurred_start)  # type: ignore[arg-type]
+    if said is not None and first == last == said:
+        return said.isoformat()
+    about = f"about {_days(first, last)}"
+    return f"said {said.isoformat()}, {about}" if said else about
+
+
+def _days(first: date, last: date) -> str:
+    """The days from ``first`` to ``last`` (both included), shortest: a day, whole months, whole years, or a span."""
+    if first >= last:
+        return first.isoformat()
+    whole_months = first.day == 1 and (last + timedelta(days=1)).day == 1
+    if whole_months and first.month == 1 and last.month == 12:
+        return str(first.year) if first.year == last.year else f"{first.year}..{last.year}"
+    if whole_months:
+        same = (first.year, first.month) == (last.year, last.month)
+        return f"{first:%Y-%m}" if same else f"{first:%Y-%m}..{last:%Y-%m}"
+    return f"{first.isoformat()}..{last.isoformat()}"
