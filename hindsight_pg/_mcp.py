@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
+from datetime import datetime
 from typing import Annotated, Any
+from uuid import UUID
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -22,6 +24,7 @@ from hindsight_pl import __version__, limits
 
 from ._client import Client
 from ._errors import BankNotFoundError, HindsightError
+from ._types import describe_when
 
 INSTRUCTIONS = (
     "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
@@ -114,17 +117,18 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
         limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = 10,
     ) -> list[dict[str, Any]]:
-        """Find the memories of a bank that answer a query, best first."""
+        """Find the memories of a bank that answer a query, best first. Each has its text, its dates ("when":
+        "said 2025-02-26, about 2025-04-01" for a memory said one day about another, one date when they are
+        the same day, "said 2025-02-26" for an undated one; "said", "about_start", "about_end" as ISO 8601
+        times), context, score and id."""
         with serialised():
             response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags)
-        results = []
-        for r in response.results[:limit]:
-            when = r.occurred_start or r.mentioned_at
-            results.append({
-                "rank": r.rank, "text": r.text, "when": when.isoformat() if when else None, "context": r.context,
-                "score": round(r.scores.final, 4), "id": str(r.id),
-            })  # fmt: skip
-        return results
+            zone = time_zone(client(), bank_id)
+        return [
+            {"rank": r.rank, "text": r.text, **dates(r.mentioned_at, r.occurred_start, r.occurred_end, zone),
+             "context": r.context, "score": round(r.scores.final, 4), "id": str(r.id)}
+            for r in response.results[:limit]
+        ]  # fmt: skip
 
     @server.tool()
     def reflect(
@@ -141,10 +145,18 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
     ) -> dict[str, Any]:
         """Answer a question from a bank's memory with the bank's language model, which looks memories up
-        itself; returns the answer (Markdown) and the memories it rests on."""
+        itself; returns the answer (Markdown) and the memories it rests on (id, text and dates, as recall
+        gives them)."""
         with serialised():
             result = client().reflect(bank_id, query, budget=budget, tags=tags)
-        based_on = [{"id": m["id"], "text": m["text"], "when": m.get("date")} for m in result.based_on]
+            zone = time_zone(client(), bank_id)
+            found = {unit: dates(said, start, end, zone) for unit, said, start, end in client().conn.execute(
+                "SELECT id::text, mentioned_at, occurred_start, occurred_end FROM hindsight.memory_units"
+                " WHERE bank_id = %s AND id = ANY(%s)", (bank_id, unit_ids(m["id"] for m in result.based_on)),
+            )}  # fmt: skip
+        # a cited mental model or source is no memory unit: no dates
+        undated = {"when": None, "said": None, "about_start": None, "about_end": None}
+        based_on = [{"id": m["id"], "text": m["text"], **found.get(m["id"], undated)} for m in result.based_on]
         return {"answer": result.answer, "based_on": based_on}
 
     @server.tool()
@@ -192,3 +204,31 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         ]
 
     return server
+
+
+def time_zone(client: Client, bank_id: str) -> str:
+    """The bank's ``time_zone`` config (default UTC), whose days its memories' dates are shown in."""
+    return str(client.get_bank(bank_id).config.get("time_zone") or "UTC")
+
+
+def dates(
+    mentioned_at: datetime | None, occurred_start: datetime | None, occurred_end: datetime | None, zone: str
+) -> dict[str, str | None]:
+    """A memory's dates as a tool gives them: ``when``, the text every interface shows
+    (:func:`hindsight_pg._types.describe_when`: "said 2025-02-26, about 2025-04-01", or one date when they
+    agree), and ``said``, ``about_start``, ``about_end`` (ISO 8601 instants, None where the unit has none)."""
+    return {
+        "when": describe_when(mentioned_at, occurred_start, occurred_end, zone),
+        "said": mentioned_at.isoformat() if mentioned_at else None,
+        "about_start": occurred_start.isoformat() if occurred_start else None,
+        "about_end": occurred_end.isoformat() if occurred_end else None,
+    }
+
+
+def unit_ids(ids: Iterable[str]) -> list[UUID]:
+    """The ids among ``ids`` that are uuids (a memory unit's or a mental model's; a cited source's is its chunk id)."""
+    found = []
+    for text in ids:
+        with contextlib.suppress(ValueError):
+            found.append(UUID(text))
+    return found

@@ -4,9 +4,11 @@ messages go to standard error."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import contextlib
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Any
+from uuid import UUID
 
 from rich.console import Console
 from rich.markup import escape
@@ -14,7 +16,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from .._client import Client
 from .._errors import InvalidInputError
-from .._types import MemoryItem, MentalModel, RecallResponse, RetainResult
+from .._types import MemoryItem, MentalModel, RecallResponse, RetainResult, describe_when
 
 out = Console(highlight=False, soft_wrap=True)  # a memory is one line, also when piped
 err = Console(stderr=True, highlight=False)
@@ -71,21 +73,46 @@ def at(value: str | None) -> datetime | None:
         raise InvalidInputError(f"--at: {value!r} is not an ISO 8601 date-time", hint="e.g. 2025-06-27T09:00") from None
 
 
-def print_results(response: RecallResponse, indent: str = "") -> None:
+def print_results(response: RecallResponse, indent: str = "", time_zone: str = "UTC") -> None:
+    """One line per result: rank, final score, its dates (:func:`hindsight_pg._types.describe_when`, in days of
+    ``time_zone``, the bank's), the text and the arms that found it."""
     if not response.results:
         out.print(f"{indent}(no memories)")
     for r in response.results:
-        when = r.mentioned_at.strftime("%Y-%m-%d") if r.mentioned_at else "          "
         arms = ", ".join(
             f"{arm} #{rank}"
             for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
             if rank is not None
         )
-        kind = ""
-        if r.fact_type == "observation":  # an observation spans its facts' dates
-            first, last = r.occurred_start or r.mentioned_at, r.occurred_end or r.mentioned_at
-            kind = f"observation ({first:%Y-%m-%d}..{last:%Y-%m-%d}): " if first and last else "observation: "
+        kind = "observation: " if r.fact_type == "observation" else ""
+        when = r.describe_when(time_zone)
         out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]")
+
+
+def unit_whens(client: Client, bank: str, ids: Sequence[str], time_zone: str) -> dict[str, str]:
+    """The dates (:func:`hindsight_pg._types.describe_when`) of the bank's memory units among ``ids`` (uuid
+    text), by id; an id that is no unit of the bank (a mental model, a source) has none."""
+    rows = client.conn.execute(
+        "SELECT id::text, mentioned_at, occurred_start, occurred_end FROM hindsight.memory_units"
+        " WHERE bank_id = %s AND id = ANY(%s)",
+        (bank, unit_ids(ids)),
+    ).fetchall()
+    return {unit: describe_when(said, start, end, time_zone) for unit, said, start, end in rows}
+
+
+def unit_ids(ids: Iterable[str]) -> list[UUID]:
+    """The ids among ``ids`` that are uuids (a memory unit's or a mental model's; a cited source's is its chunk id)."""
+    found = []
+    for text in ids:
+        with contextlib.suppress(ValueError):
+            found.append(UUID(text))
+    return found
+
+
+def time_zone(client: Client, bank: str) -> str:
+    """The bank's ``time_zone`` config (default UTC): the zone whose days its memories' dates are shown in.
+    Raises :class:`~hindsight_pg.BankNotFoundError` for an unknown bank."""
+    return str(client.get_bank(bank).config.get("time_zone") or "UTC")
 
 
 def print_model(model: MentalModel) -> None:

@@ -70,8 +70,9 @@ def demo(
         # ask as of the end of the conversation, so recency does not depend on today's date
         (asked_at,) = client.conn.execute("SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'")
         render.out.print(f"retained {count} memory units from {file}; asking as of {asked_at[0]:%Y-%m-%d}\n")
+        zone = render.time_zone(client, "demo")
         for kind, question in DEMO_QUESTIONS:
             response = client.recall("demo", question, budget="mid", max_tokens=120, query_timestamp=asked_at[0])
             render.out.print(f"[bold]Q ({kind}): {question}[/bold]  [dim]{response.total_tokens} tokens[/dim]")
-            render.print_results(dataclasses.replace(response, results=response.results[:3]), indent="  ")
+            render.print_results(dataclasses.replace(response, results=response.results[:3]), "  ", zone)
             render.out.print()

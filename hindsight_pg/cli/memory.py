@@ -110,12 +110,16 @@ def recall(
             prefer_observations=prefer_observations,
             trace=trace,
         )
+        zone = render.time_zone(client, bank)
     if limit > 0:
         response = dataclasses.replace(response, results=response.results[:limit])
     if as_json:
-        render.out.print_json(json.dumps(dataclasses.asdict(response), default=render.json_default))
+        shown = dataclasses.asdict(response)
+        for result, r in zip(shown["results"], response.results, strict=True):
+            result["when"] = r.describe_when(zone)  # the dates as every interface shows them
+        render.out.print_json(json.dumps(shown, default=render.json_default))
     else:
-        render.print_results(response)
+        render.print_results(response, time_zone=zone)
         if response.trace:
             render.print_trace(response.trace)
 
@@ -198,12 +202,17 @@ def reflect(
             bank, query, budget=budget, max_tokens=max_tokens, tags=tags, tags_match=tags_match,
             response_schema=response_schema, query_timestamp=render.at(at),
         )  # fmt: skip
+        whens = render.unit_whens(client, bank, [m["id"] for m in result.based_on], render.time_zone(client, bank))
     if as_json:
-        render.out.print_json(json.dumps(dataclasses.asdict(result), default=render.json_default))
+        shown = dataclasses.asdict(result)
+        for memory in shown["based_on"]:
+            memory["when"] = whens.get(memory["id"])
+        render.out.print_json(json.dumps(shown, default=render.json_default))
         return
     answer = result.answer if isinstance(result.answer, str) else json.dumps(result.answer, indent=2)
     render.out.print(escape(answer))
     if result.based_on:
         render.out.print("\nBased on:")
         for memory in result.based_on:
-            render.out.print(escape(f"  [{memory['fact_type']}] {memory['text']}"))
+            when = f"{whens[memory['id']]}  " if memory["id"] in whens else ""
+            render.out.print(escape(f"  [{memory['fact_type']}] {when}{memory['text']}"))

@@ -39,6 +39,7 @@ from .._errors import (
     ProviderError,
     from_database,
 )
+from .._types import describe_when
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
@@ -144,11 +145,12 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
             )
             bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
             total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
-            units = c.conn.execute(
-                "SELECT id, text, fact_type, occurred_start, occurred_end, mentioned_at, tags, document_id"
+            zone = _time_zone(c, bank_id)
+            units = [(describe_when(said, start, finish, zone), *rest) for said, start, finish, *rest in c.conn.execute(
+                "SELECT mentioned_at, occurred_start, occurred_end, id, text, fact_type, tags, document_id"
                 + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
                 " LIMIT %(n)s OFFSET %(o)s", bind,
-            ).fetchall()  # fmt: skip
+            )]  # fmt: skip
         peak = max((n for _, n in buckets), default=0)
         return page(request, "timeline.html", bank_id=bank_id, grain=grain, buckets=buckets, peak=peak,
                     units=units, total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
@@ -171,13 +173,15 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
             ).fetchall()  # fmt: skip
             chosen = request.query_params.get("entity")
-            mentions = c.conn.execute(
-                "SELECT u.text, hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)"
+            zone = _time_zone(c, bank_id)
+            mentions = [(text, describe_when(said, start, end, zone)) for text, said, start, end in c.conn.execute(
+                "SELECT u.text, u.mentioned_at, u.occurred_start, u.occurred_end"
                 " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
                 " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
-                " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY 2 DESC, u.id"
+                " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY"
+                " hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) DESC, u.id"
                 " LIMIT 50", (bank_id, chosen),
-            ).fetchall() if chosen else []  # fmt: skip
+            )] if chosen else []  # fmt: skip
         graph = {
             "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
             "edges": [{"from": str(a), "to": str(b), "value": n, "title": f"{n} together"} for a, b, n in edges],
@@ -194,6 +198,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
                   "start": start_text, "end": end_text, "dropped": show_dropped}  # fmt: skip
         response = sql = None
+        zone = "UTC"
         with client() as c:
             c.get_bank(bank_id)
             # a query past query_chars (2,000) is refused by the driver before any model reads it: a 400 page
@@ -212,8 +217,9 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 max_tokens = int(tokens)
                 response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
                                     tags=tags, temporal_window=window, trace=True)  # fmt: skip
+                zone = _time_zone(c, bank_id)
                 sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
-        rows, dropped = _explain(response) if response is not None else ([], [])
+        rows, dropped = _explain(response, zone) if response is not None else ([], [])
         if dropped and show_dropped:
             with client() as c:
                 texts = dict(c.conn.execute(
@@ -233,6 +239,11 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         Route("/banks/{bank_id:path}", timeline),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ])  # fmt: skip
+
+
+def _time_zone(c: Client, bank_id: str) -> str:
+    """The bank's ``time_zone`` config (default UTC): the zone whose days a unit's dates are shown in."""
+    return str(c.get_bank(bank_id).config.get("time_zone") or "UTC")
 
 
 def _day(text: str | None) -> date | None:
@@ -259,18 +270,20 @@ def _midnight(day: date, last: bool = False) -> datetime:
     return moment.replace(hour=23, minute=59, second=59, microsecond=999999) if last else moment
 
 
-def _explain(response: Any) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Each result with its score parts (the final score split into the rerank score and what the
-    boosts, or the fusion with the reader's rank, added or took) and, when a cross-encoder read it, its rank among
-    what it read and its raw score (from the trace); and the scored candidates that were not packed."""
+def _explain(response: Any, time_zone: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """Each result with its dates (``when``: :func:`describe_when` in days of ``time_zone``), its score parts (the
+    final score split into the rerank score and what the boosts, or the fusion with the reader's rank, added or
+    took) and, when a cross-encoder read it, its rank among what it read and its raw score (from the trace); and
+    the scored candidates that were not packed."""
     scored = (response.trace or {}).get("scoring", {}).get("results", [])
     reader = {x["id"]: x for x in scored if x.get("rerank_raw") is not None}
     rows = []
     for r in response.results:
         s = r.scores
         base = max(min(s.rerank, s.final), 0.0)
-        rows.append({"result": r, "base": base, "gain": max(s.final - s.rerank, 0.0),
-                     "loss": max(s.rerank - s.final, 0.0), "reader": reader.get(str(r.id))})  # fmt: skip
+        rows.append({"result": r, "when": r.describe_when(time_zone), "base": base,
+                     "gain": max(s.final - s.rerank, 0.0), "loss": max(s.rerank - s.final, 0.0),
+                     "reader": reader.get(str(r.id))})  # fmt: skip
     kept = {str(r.id) for r in response.results}
     dropped = [x for x in scored if x["id"] not in kept][:50]
     return rows, dropped
