@@ -57,6 +57,7 @@ def test_retain_recall_and_banks(dsn, tmp_path):
     top = response["results"][0]
     assert top["text"] == "Maya: Priya is the tech lead of Project Falcon."
     assert (top["tags"], top["mentioned_at"]) == (["work"], "2025-01-13T10:30:00+00:00")
+    assert (top["occurred_start"], top["when"]) == (None, "said 2025-01-13")  # no date in the text: undated
     assert len(response["results"]) == 2 and response["trace"] is None
 
     result = invoke("recall", "team", "Which robot does Lena work on?")
@@ -142,7 +143,8 @@ def test_consolidate_and_recall_preferring_observations(dsn, tmp_path):
     preferred = json.loads(invoke("recall", "ana", "Where does Ana run?", "--json", "--prefer-observations").output)
     assert [r["fact_type"] for r in preferred["results"]] == ["observation"]
     (line,) = invoke("recall", "ana", "Where does Ana run?", "--prefer-observations").output.splitlines()
-    assert "2024-04-02  observation (2024-01-09..2024-04-02): Ana " in line
+    # an observation was last said on its latest fact's day and is about the days of its facts
+    assert "] said 2024-04-02, about 2024-01-09..2024-04-02  observation: Ana did her usual 5 km run" in line
     with pytest.raises(InvalidInputError, match="--at: 'yesterday' is not an ISO 8601 date-time"):
         invoke("recall", "ana", "Where does Ana run?", "--at", "yesterday")
     assert len(plain["results"]) == 4
@@ -162,7 +164,7 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     result = invoke("reflect", "ana", "What pet does Ana have?", "--budget", "mid")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "Ana has a cat, **Pixel**.", "", "Based on:", "  [world] Ana adopted a grey cat named Pixel."]  # fmt: skip
+        "Ana has a cat, **Pixel**.", "", "Based on:", "  [world] said 2024-02-01  Ana adopted a grey cat named Pixel."]  # fmt: skip
     schema = tmp_path / "schema.json"
     schema.write_text(json.dumps({"type": "object", "required": ["pet"], "properties": {"pet": {"type": "string"}}}))
     script_server.script = [{"tool": "done", "arguments": {"answer": {"pet": "cat"}, "memory_ids": []}}]

@@ -8,10 +8,15 @@ import json
 import re
 from pathlib import Path
 
+import anyio
 import pytest
+from _helpers import vec
 from starlette.testclient import TestClient
+from typer.testing import CliRunner
 
+from hindsight_pg import cli
 from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._mcp import build_server
 from hindsight_pg.ui import create_app
 
 LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
@@ -135,3 +140,57 @@ def test_html_in_bank_ids_memories_and_queries_is_escaped(ui, client):
     # the entity graph's JSON cannot close its script block
     graph = re.search(r'<script id="graph-data"[^>]*>(.*?)</script>', everything[2], re.S)[1]
     assert "</script>" not in graph and "\\u003c/script\\u003e\\u003ci\\u003ex" in graph
+
+
+# Units of a bank in Los Angeles: (text, said, first instant and last instant of the days it is about, or None
+# when undated), and the dates every interface shows for each (docs/reference.md#a-units-dates), in Los Angeles
+# days (UTC-8 until 2025-03-09, UTC-7 after).
+DATED = [
+    ("Falcon ships on April 1.", "2025-02-26T18:00Z", "2025-04-01T07:00Z", "2025-04-02T06:59:59.999999Z",
+     "said 2025-02-26, about 2025-04-01"),  # said one day about another
+    ("Priya fixed the login bug today.", "2025-03-04T03:00Z", "2025-03-03T08:00Z", "2025-03-04T07:59:59.999999Z",
+     "2025-03-03"),  # 19:00 on 03-03 in Los Angeles, about that day: one date (in UTC it would be two)
+    ("Tom goes bouldering on Saturdays.", "2025-01-24T17:05Z", None, None, "said 2025-01-24"),  # undated
+    ("The offsite is planned for October.", "2025-02-26T18:00Z", "2025-10-01T07:00Z", "2025-11-01T06:59:59.999999Z",
+     "said 2025-02-26, about 2025-10"),  # a whole month
+    ("Ana was in Lisbon on Nov 28 and 29.", "2025-12-01T00:30Z", "2025-11-28T08:00Z", "2025-11-30T07:59:59.999999Z",
+     "said 2025-11-30, about 2025-11-28..2025-11-29"),  # said on the evening of the 30th in Los Angeles
+]  # fmt: skip
+
+
+def test_a_units_dates_read_the_same_in_every_interface(ui, db, client):
+    """The CLI, the MCP recall tool and the inspector's timeline, recall playground and entity page show each
+    unit's dates as the same text, the one rule (hindsight_pg._types.describe_when) in the bank's time zone."""
+    client.create_bank("team", config={"time_zone": "America/Los_Angeles"})
+    items = [{"content": text, "timestamp": said, "units": [
+        {"text": text, "embedding": vec(**{f"d{i}": 1}), "occurred_start": start, "occurred_end": end,
+         "entities": ["Priya", "Falcon"]}]} for i, (text, said, start, end, _) in enumerate(DATED)]  # fmt: skip
+    db.execute("SELECT count(*) FROM hindsight.retain('team', %s::jsonb)", (json.dumps(items),))
+    expected = {text: when for text, *_, when in DATED}
+    query = "Falcon Priya Tom offsite Lisbon"
+
+    timeline = {row[2]: row[0] for row in cells(ui.get("/banks/team").text, "units")}
+    assert timeline == expected
+    playground = {row[1]: row[2] for row in cells(ui.get(f"/banks/team/recall?q={query}").text, "results")}
+    assert playground == expected
+    priya = ui.get("/banks/team/entities?entity=Priya").text
+    mentions = re.findall(r'<li><span class="date">(.*?)</span> (.*?)</li>', priya)
+    assert {html.unescape(text): when for when, text in mentions} == expected
+
+    runner = CliRunner()
+    printed = runner.invoke(cli.app, ["recall", "team", query, "--dsn", db.info.dsn], env={"COLUMNS": "200"})
+    assert printed.exit_code == 0, printed.output
+    lines = [re.fullmatch(r" ?\d+\. \[[\d.]+\] (.+?)  (.+?)  \(.*\)", line) for line in printed.output.splitlines()]
+    assert {m[2]: m[1] for m in lines if m} == expected and len(lines) == len(DATED)
+    printed = runner.invoke(cli.app, ["recall", "team", query, "--json", "--dsn", db.info.dsn])
+    assert {r["text"]: r["when"] for r in json.loads(printed.output)["results"]} == expected
+
+    async def recall() -> list[dict]:
+        result = await build_server(lambda: client).call_tool("recall", {"bank_id": "team", "query": query})
+        return result.structured_content["result"]
+
+    recalled = anyio.run(recall)
+    assert {r["text"]: r["when"] for r in recalled} == expected
+    falcon = next(r for r in recalled if r["text"] == DATED[0][0])  # the machine-readable fields beside the text
+    assert [falcon[k] for k in ("said", "about_start", "about_end")] == [
+        "2025-02-26T18:00:00+00:00", "2025-04-01T07:00:00+00:00", "2025-04-02T06:59:59.999999+00:00"]  # fmt: skip
