@@ -38,21 +38,16 @@ def day(d: date) -> Span:
 
 def shift(d: date, unit: str, n: float, hour: int = 12) -> date | None:
     """``d`` moved by ``n`` units (negative: back): hour, day, week (weekend), fortnight, month, quarter,
-    halfyear, year; hours count from ``hour`` o'clock; half a month is 15 days, half a year six months.
+    halfyear, year; hours count from ``hour`` o'clock; half a month is 15 days, half a year six months
+    (1.5 years: 18 months; 1.5 weeks: 10 days).
     None out of the calendar's range."""
     try:
         if unit == "hour":
             return (datetime.combine(d, time(hour)) + timedelta(hours=n)).date()
-        if unit == "day":
-            return d + timedelta(days=n)
-        if unit in ("week", "weekend"):
-            return d + timedelta(weeks=n)
-        if unit == "fortnight":
-            return d + timedelta(weeks=2 * n)
-        if unit == "month" and abs(n) == 0.5:
-            return d + timedelta(days=15 if n > 0 else -15)
-        if unit == "year" and abs(n) == 0.5:
-            return add_months(d, 6 if n > 0 else -6)
+        if unit in ("day", "week", "weekend", "fortnight"):  # a fraction of a day is dropped: 1.5 weeks = 10 days
+            return d + timedelta(days=int({"day": 1, "fortnight": 14}.get(unit, 7) * n))
+        if unit == "month" and n != int(n):  # 1.5 months: a month and fifteen days
+            return add_months(d, int(n)) + timedelta(days=15 if n > 0 else -15)
         months = {"month": 1, "quarter": 3, "halfyear": 6, "decade": 120}.get(unit, 12)
         return add_months(d, int(months * n))
     except (ValueError, OverflowError):
@@ -263,6 +258,15 @@ def apply_part(span: Span, kind: str, part: str) -> Span | None:
         else:
             saturday = span.end - timedelta(days=(span.end.weekday() - 5) % 7)
         return Span(saturday, saturday + DAY)
+    if part == "week of":  # "the week of March 3": the Monday-to-Sunday week holding that day
+        return week_span(span.start) if kind == "day" else None
+    if part.endswith(" days") and kind in ("month", "year", "season", "quarter", "week"):
+        # "the last days of October" (a plural with no number counts five), "the first couple of days of June"
+        which, count, _ = part.split(" ")
+        n = min(int(count), span.days)
+        if which == "first":
+            return Span(span.start, span.start + (n - 1) * DAY)
+        return Span(span.end - (n - 1) * DAY, span.end)
     if part == "first day":
         return day(span.start)
     if part == "last day":

@@ -110,14 +110,27 @@ RULES = Rules(
 )
 
 
-def normalise(query: str) -> tuple[str, str]:
+def normalise(query: str, today: date | None = None) -> tuple[str, str]:
     """(lower-case text, the same text as written): NFKC (full-width digits become ASCII), one kind
-    of apostrophe and dash, single spaces; both strings have the same length, position for position."""
+    of apostrophe and dash, single spaces, a two-digit year after an apostrophe written out ("in '19" ->
+    "in 2019", seen from ``today``); both strings have the same length, position for position."""
     text = unicodedata.normalize("NFKC", query).replace("’", "'").replace("‘", "'")
     text = re.sub(r"\s+", " ", text[: 8 * MAX_CHARACTERS]).strip()[:MAX_CHARACTERS]
+    if today is not None and "'" in text:
+        text = _TWO_DIGIT_YEAR.sub(partial(_four_digits, today=today), text)
     lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in text)
     lower = re.sub(r"\b(que|qui) (viene|vient)\b", r"\1_\2", lower)  # "el viernes que viene": one modifier
     return lower, text
+
+
+# "in '19", "summer '22", "March '24": the year within five years after today, else the century before ("Summer
+# of '42" is 1942); "the '90s" is a decade, not a year
+_TWO_DIGIT_YEAR = re.compile(r"(?<![\w'])'(\d\d)(?![\w'])")
+
+
+def _four_digits(m: re.Match[str], today: date) -> str:
+    year = int(m[1])
+    return str(year + (2000 if year <= today.year % 100 + 5 else 1900))
 
 
 def number(word: str) -> int | None:
@@ -211,8 +224,15 @@ def _dates(text: str, ctx: Context) -> list[Found]:
                 continue
             found = _day_of_month(m, month, d1, int(d2) if d2 else None, int(y) if y else None, ctx)
             if found:
+                # "Tuesday May 6", "Friday, 9 May": the date's own day (a weekday that contradicts it loses)
+                weekday = _WEEKDAY_BEFORE.search(_tail(text, m.start(), 20))
+                if weekday:
+                    found.start -= len(_tail(text, m.start(), 20)) - weekday.start()
                 out.append(found)
     return out
+
+
+_WEEKDAY_BEFORE = re.compile(rf"{B}(?:{WEEKDAY}),? (?:the )?$")
 
 
 def _days_of_relative_months(text: str, ctx: Context) -> list[Found]:
@@ -248,10 +268,26 @@ def _days_alone(text: str, ctx: Context) -> list[Found]:
 
 
 def _may_is_a_month(text: str, m: re.Match[str]) -> bool:
-    return bool(
-        re.search(r"\d(?:st|nd|rd|th)", m.group(0))
-        or re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", _tail(text, m.start()))
-    )
+    """ "May" is a modal verb too: "May 6", "6 May", "Tuesday May 6" are dates, "may I ask", "May 6 people
+    join?", "6 may come" are not."""
+    before = _tail(text, m.start())
+    if re.search(r"\d(?:st|nd|rd|th)", m.group(0)) or _WEEKDAY_BEFORE.search(before):
+        return True
+    if re.search(r"(?:^|\s)(?:on|by|from|since|until|till|before|after|of|in|the) $", before):
+        return True
+    following = text[m.end() : m.end() + 20]
+    if re.match(r"(?:$|[^\w\s'-]| ?[-–]|,)", following):  # the end of a clause: "May 6?", "6 May, we"
+        return True
+    word = re.match(r" ([^\W\d_]+)", following)
+    if m.group(0).startswith("may"):  # May 6 <word>: a date unless a plural noun follows ("May 6 people join")
+        return bool(word) and not (word[1] in _COUNTED or (word[1].endswith("s") and word[1] not in _NOT_PLURAL))
+    return bool(word) and word[1] in _AFTER_A_DATE  # 6 May <word>: only before words a date takes
+
+
+_COUNTED = {"people", "persons", "of", "more", "men", "women", "children", "kids", "staff", "folks"}
+_NOT_PLURAL = {"is", "was", "has", "as", "this", "its", "does", "us", "always", "plus"}
+_AFTER_A_DATE = {"and", "or", "to", "through", "till", "until", "at", "in", "on", "we", "i", "was", "is", "when",
+                 "last", "this", "next", "meeting", "deadline"}  # fmt: skip
 
 
 def _day_of_month(
@@ -320,6 +356,28 @@ _AGO_BEFORE = _alt(words.AGO_BEFORE)
 _OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
 
 
+_SAME_TIME = ("at this time|around this time|about this time|this time|at the same time|the same time|on this day|"
+              "this day|on this date|this date|on the same day|the same day|on the same date|the same date|"
+              "um diese zeit|zur gleichen zeit|zur selben zeit|an diesem tag|am selben tag|heute|"
+              "à la même époque|à cette époque|à la même date|au même moment|à pareille époque|le même jour|"
+              "por estas fechas|en estas fechas|por esta época|en esta época|el mismo día|tal día como hoy|"
+              "in questo periodo|di questi tempi|in questi giorni|lo stesso giorno|"
+              "в это же время|в это время|в этот же день|в этот день|в тот же день")  # fmt: skip
+# a year back / ahead after "this time" (one word a line; "~" stands for a space, "que_viene" is one word)
+_YEAR_BACK = {w.replace("~", " ") for w in (
+    "last~year letztes~jahr letzten~jahres im~letzten~jahr voriges~jahr vorigen~jahres im~vorjahr l'an~dernier "
+    "l'année~dernière l'an~passé l'année~passée de~l'an~dernier de~l'année~dernière el~año~pasado del~año~pasado "
+    "l'anno~scorso dell'anno~scorso в~прошлом~году прошлого~года").split()}  # fmt: skip
+_YEAR_AHEAD = {w.replace("~", " ") for w in (
+    "next~year nächstes~jahr nächsten~jahres im~nächsten~jahr l'an~prochain l'année~prochaine el~año~que_viene "
+    "del~año~que_viene el~próximo~año del~próximo~año l'anno~prossimo dell'anno~prossimo в~следующем~году "
+    "следующего~года").split()}  # fmt: skip
+_SAME_DAY = re.compile(
+    rf"{B}(?:(?:{_SAME_TIME}),? (?P<a>{_alt(_YEAR_BACK | _YEAR_AHEAD)})"
+    rf"|(?P<b>{_alt(_YEAR_BACK | _YEAR_AHEAD)}),? (?:{_SAME_TIME})){E}"
+)
+
+
 def _ago(text: str, ctx: Context) -> list[Found]:
     """N units ago (that day), a couple / a few units ago (a range), two or three days ago, two
     Tuesdays / weekends ago, in N days / N days from now (that day); "two weeks" alone is a count,
@@ -340,8 +398,13 @@ def _ago(text: str, ctx: Context) -> list[Found]:
                 span = widen(span)  # about two weeks ago: three days either side
             if span is not None:
                 out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
-    for m in re.finditer(rf"{B}(?:on )?this (?:day|date) last year{E}|{B}полгода назад{E}", text):
-        moved = shift(today, "year", -1 if m.group(0).endswith("year") else -0.5, ctx.hour)
+    for m in _SAME_DAY.finditer(text):  # this time last year, à la même époque l'an dernier: that day a year back
+        years = -1 if (m["a"] or m["b"]) in _YEAR_BACK else 1
+        moved = shift(today, "year", years, ctx.hour)
+        if moved:
+            out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
+    for m in re.finditer(rf"{B}полгода назад{E}", text):
+        moved = shift(today, "year", -0.5, ctx.hour)
         if moved:
             out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
     for m in re.finditer(rf"{B}(?:the |in the )?(?:(?P<y>1[5-9]\d0|20\d0)|'?(?P<yy>[1-9]0))'?s{E}", text):
@@ -375,6 +438,60 @@ def _ago(text: str, ctx: Context) -> list[Found]:
         moved = shift(today, unit, n, ctx.hour)
         if moved:
             out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
+    return out
+
+
+# an amount with a half: "a year and a half", "one and a half years", "1.5 years", "anderthalb Jahre", "un an et
+# demi", "año y medio", "un anno e mezzo", "полтора года", "два с половиной года"
+_HALVES = {"anderthalb": 1, "eineinhalb": 1, "einundeinhalb": 1, "zweieinhalb": 2, "dreieinhalb": 3,
+           "viereinhalb": 4, "fünfeinhalb": 5, "полтора": 1, "полторы": 1}  # fmt: skip
+_FRACTIONS = [
+    re.compile(rf"{BN}(?:(?P<n>{NUM}) )?(?P<u>{UNIT}) (?:and a half|et demie?|y medio|e mezzo){E}"),
+    re.compile(rf"{BN}(?P<n>{NUM}) (?:and a half|с половиной) (?P<u>{UNIT}){E}"),
+    re.compile(rf"{BN}(?P<n>\d{{1,3}})[.,]5 (?P<u>{UNIT}){E}"),
+    re.compile(rf"{B}(?P<h>{_alt(_HALVES)}) (?P<u>{UNIT}){E}"),
+]
+_FRACTION_BEFORE = [
+    (re.compile(rf"(?:^|(?<=\s))(?:{_AGO_BEFORE}) $"), "ago"),
+    (re.compile(rf"(?:^|(?<=\s))(?:{_alt(words.LATER_BEFORE)}) $"), "later"),
+    (re.compile(r"(?:^|(?<=\s))(?:(?:in|over|during|within|for) )?(?:the )?(?:past|last|previous) $"), "past"),
+    (re.compile(r"(?:^|(?<=\s))(?:(?:in|over|during) )?the (?:next|coming|following) $"), "next"),
+]
+_FRACTION_AFTER = [(re.compile(rf" (?:{_AGO_AFTER}){E}"), "ago"),
+                   (re.compile(rf" (?:{_alt(words.LATER_AFTER)}){E}"), "later")]  # fmt: skip
+
+
+def _fractions(text: str, ctx: Context) -> list[Found]:
+    """An amount with a half, ago or later (that day: "a year and a half ago" -> R - 18 months) or as a duration
+    ("the past year and a half" -> [R - 18 months, now]); half a month is fifteen days."""
+    out = []
+    for pattern in _FRACTIONS:
+        for m in pattern.finditer(text):
+            g = m.groupdict()
+            whole = _HALVES[g["h"]] if g.get("h") else number(g["n"]) if g.get("n") else 1
+            unit = words.UNITS[g["u"]]
+            if whole is None or unit not in ("day", "week", "fortnight", "month", "year"):
+                continue
+            n = whole + 0.5
+            before = _tail(text, m.start(), 30)
+            how, start, end = None, m.start(), m.end()
+            for regex, name in _FRACTION_BEFORE:
+                if b := regex.search(before):
+                    how, start = name, m.start() - len(before) + b.start()
+                    break
+            if how is None or how == "later":
+                for regex, name in _FRACTION_AFTER:
+                    if a := regex.match(text, m.end()):
+                        how, end = name, a.end()
+                        break
+            if how is None:
+                continue
+            moved = shift(ctx.today, unit, n if how in ("later", "next") else -n, ctx.hour)
+            if moved is None:
+                continue
+            span = {"ago": day(moved), "later": day(moved), "past": Span(moved, ctx.today, True),
+                    "next": Span(ctx.today, moved)}[how]  # fmt: skip
+            out.append(Found(start, end, span, "day" if span.days == 1 and not span.until_now else "period", RANK_AGO))
     return out
 
 
@@ -897,13 +1014,13 @@ def _german_compounds(text: str, ctx: Context) -> list[Found]:
 
 
 FINDERS = [_numeric_dates, _dates, _days_alone, _days_of_relative_months, _german_compounds, _month_years,
-           _fixed_days, _ago, _durations, _relative_units, _chains, _months, _seasons, _quarters, _weeks, _holidays,
-           _years, _weekdays, _nows]  # fmt: skip
+           _fixed_days, _ago, _fractions, _durations, _relative_units, _chains, _months, _seasons, _quarters, _weeks,
+           _holidays, _years, _weekdays, _nows]  # fmt: skip
 
 
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
     """The normalised text of ``query`` and every time expression in it."""
-    text, cased = normalise(query)
+    text, cased = normalise(query, today)
     ctx = Context(today, hour, hemisphere, bool(FUTURE_CUES.search(text)), cased)
     found: list[Found] = []
     for finder in FINDERS:

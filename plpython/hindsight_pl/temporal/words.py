@@ -248,6 +248,12 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:the )?third week of", "week 3"), (r"(?:the )?fourth week of", "week 4"),
     (r"(?:the )?last week of", "week last"),
     (r"(?:the )?first weekend of", "weekend 1"), (r"(?:the )?last weekend of", "weekend last"),
+    # a plural with no number counts five, as "the past few days" does; a couple, three
+    (r"(?:the )?(?:very )?first (?:few )?days of", "first 5 days"),
+    (r"(?:the )?(?:very )?last (?:few )?days of", "last 5 days"),
+    (r"(?:the )?first (?:a )?couple(?: of)? days of", "first 3 days"),
+    (r"(?:the )?last (?:a )?couple(?: of)? days of", "last 3 days"),
+    (r"(?:the |in the |during the )?week of", "week of"),  # the week of March 3: the Monday-to-Sunday week holding it
     # German
     (r"(?:anfang|beginn)(?: des| der| von)?", "early"), (r"mitte(?: des| der| von)?", "mid"),
     (r"ende(?: des| der| von)?", "late"),
@@ -262,6 +268,9 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:die |in der )?(?:dritte|dritten) woche(?: des| im| von| vom)?", "week 3"),
     (r"(?:die |in der )?(?:vierte|vierten) woche(?: des| im| von| vom)?", "week 4"),
     (r"(?:die |in der )?(?:letzte|letzten) woche(?: des| im| von| vom)?", "week last"),
+    (r"(?:die |in den )?(?:ersten) tage(?:n)?(?: des| im| von)?", "first 5 days"),
+    (r"(?:die |in den )?(?:letzten) tage(?:n)?(?: des| im| von)?", "last 5 days"),
+    (r"(?:die |in der )?woche vom", "week of"),
     # French
     (r"(?:début|commencement)(?: de| du| d'| des)?", "early"),
     (r"(?:milieu)(?: de| du| d'| des)?", "mid"), (r"mi-", "mid"),
@@ -274,6 +283,9 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:la |pendant la |durant la )?troisième semaine(?: de| du| d')", "week 3"),
     (r"(?:la |pendant la |durant la )?quatrième semaine(?: de| du| d')", "week 4"),
     (r"(?:la |pendant la |durant la )?dernière semaine(?: de| du| d')", "week last"),
+    (r"(?:les |aux |pendant les |durant les )?premiers jours(?: de| du| d')", "first 5 days"),
+    (r"(?:les |aux |pendant les |durant les )?derniers jours(?: de| du| d')", "last 5 days"),
+    (r"(?:la |pendant la |durant la )?semaine du", "week of"),
     # Spanish
     (r"(?:principios|comienzos|inicios|principio|comienzo|inicio)(?: de| del)", "early"),
     (r"(?:mediados)(?: de| del)", "mid"), (r"(?:finales|fines|final|fin)(?: de| del)", "late"),
@@ -290,6 +302,9 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:la )?tercera semana(?: de| del)", "week 3"),
     (r"(?:la )?cuarta semana(?: de| del)", "week 4"),
     (r"(?:la )?última semana(?: de| del)", "week last"),
+    (r"(?:los |en los |durante los )?primeros días(?: de| del)", "first 5 days"),
+    (r"(?:los |en los |durante los )?últimos días(?: de| del)", "last 5 days"),
+    (r"(?:la |en la |durante la )?semana del", "week of"),
     # Italian
     (r"(?:inizio|inizi|principio)(?: di| del| dello| della| dell'| d')?", "early"),
     (r"metà(?: di| del| dello| della| dell')?", "mid"),
@@ -302,6 +317,9 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:nella |la )?terza settimana(?: di| del| dell')", "week 3"),
     (r"(?:nella |la )?quarta settimana(?: di| del| dell')", "week 4"),
     (r"(?:nell'|l')?ultima settimana(?: di| del| dell')", "week last"),
+    (r"(?:i |nei |durante i )?primi giorni(?: di| del| dell')", "first 5 days"),
+    (r"(?:gli |negli |durante gli )?ultimi giorni(?: di| del| dell')", "last 5 days"),
+    (r"(?:la |nella |durante la )?settimana del", "week of"),
     # Russian
     (r"(?:начале|начала)", "early"), (r"(?:середине|середины)", "mid"),
     (r"(?:конце|конца)", "late"),
@@ -313,6 +331,8 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:третьей|третья|третью) недел[еяю]", "week 3"),
     (r"(?:четвёртой|четвертой|четвёртая|четвертая) недел[еяю]", "week 4"),
     (r"(?:последней|последняя|последнюю) недел[еяю]", "week last"),
+    (r"(?:в )?(?:первые) дни", "first 5 days"), (r"(?:в )?(?:последние) дни", "last 5 days"),
+    (r"(?:на )?неделе", "week of"),
 ]  # fmt: skip
 
 # "around X" widens a holiday or a single day; "about" / "over" and their likes only a holiday ("what did we
@@ -372,7 +392,8 @@ ANCHOR = [(r"before|prior to|ahead of", -1), (r"after|following", 1), (r"vor|vor
           (r"después de(?:l)?|después de la|despues de(?:l)?", 1), (r"prima d(?:i|el|ella|ell')", -1),
           (r"dopo(?: il| la| l')?", 1), (r"до|перед", -1), (r"после", 1)]  # fmt: skip
 # between a named period and the year that places it: "Christmas of last year", "el verano del año pasado"
-OF_YEAR = r"of|in|de|del|de l'|di|del|dell'|des|du|im|in|в|за|des letzten|des"
+# (nothing but a space too: "Q2 last year", "das zweite Quartal letzten Jahres", "во втором квартале прошлого года")
+OF_YEAR = r"of|in|de|del|de l'|di|del|dell'|des|du|im|in|в|за|des letzten|des|"
 ARTICLE = r"the|el|la|los|las|il|lo|l'|le|les|der|die|das|des|dem|den|du|del|dello|della|dell'|this|this past"
 
 # questions about the future (a future tense, an obligation, a plan in the present: "what did we plan" is past): a
