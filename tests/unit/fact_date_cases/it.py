@@ -1,0 +1,93 @@
+"""Italian fact dating cases (see the package docstring for the conventions)."""
+
+from __future__ import annotations
+
+from . import FactCase
+
+CASES = [
+    # --- yearless future
+    FactCase("yearless future", "2026-11-23", "Il matrimonio è il 12 dicembre.", "2026-12-12", "2026-12-12"),
+    FactCase("yearless future", "2025-12-02", "Comincio il nuovo lavoro il 4 gennaio.", "2026-01-04", "2026-01-04"),
+    FactCase("yearless future", "2025-03-25", "L'audit sarà a ottobre.", "2025-10-01", "2025-10-31"),
+    # "Abbiamo assunto" is past; the start is to come, in the next January.
+    FactCase(
+        "yearless future",
+        "2027-12-06",
+        "Abbiamo assunto Paolo, inizia il 10 gennaio.",
+        "2028-01-10",
+        "2028-01-10",
+    ),
+    # --- yearless past
+    FactCase("yearless past", "2025-10-07", "Ci siamo trasferiti a marzo.", "2025-03-01", "2025-03-31"),
+    FactCase("yearless past", "2026-01-12", "Il 20 dicembre ho firmato il contratto.", "2025-12-20", "2025-12-20"),
+    FactCase("yearless past", "2027-02-01", "Giulia è entrata in azienda a novembre.", "2026-11-01", "2026-11-30"),
+    # --- weekday future
+    # said Tuesday 2025-05-13.
+    FactCase("weekday future", "2025-05-13", "La riunione è giovedì.", "2025-05-15", "2025-05-15"),
+    # said Friday 2026-10-16.
+    FactCase("weekday future", "2026-10-16", "Partiamo lunedì per Roma.", "2026-10-19", "2026-10-19"),
+    # said Monday 2024-02-26.
+    FactCase("weekday future", "2024-02-26", "L'idraulico viene mercoledì.", "2024-02-28", "2024-02-28"),
+    # --- weekday past
+    # said Wednesday 2024-04-17.
+    FactCase("weekday past", "2024-04-17", "Domenica ho corso 10 km.", "2024-04-14", "2024-04-14"),
+    # said Friday 2027-01-01: the Tuesday before is in the old year.
+    FactCase("weekday past", "2027-01-01", "Martedì si è bloccato il server.", "2026-12-29", "2026-12-29"),
+    # --- weekday and date
+    # 2025-05-06 is a Tuesday.
+    FactCase("weekday and date", "2025-04-23", "La consegna è martedì 6 maggio.", "2025-05-06", "2025-05-06"),
+    # 2027-11-28 is a Sunday, not a Friday: the date wins.
+    FactCase("weekday and date", "2027-11-15", "La cena di squadra è venerdì 28 novembre.", "2027-11-28", "2027-11-28"),
+    # --- weekend
+    # said Thursday 2025-06-12: the coming weekend.
+    FactCase("weekend", "2025-06-12", "Questo fine settimana andiamo al lago.", "2025-06-14", "2025-06-15"),
+    # said Wednesday 2026-12-09.
+    FactCase(
+        "weekend", "2026-12-09", "Lo scorso fine settimana abbiamo dipinto la cucina.", "2026-12-05", "2026-12-06"
+    ),
+    # said Saturday 2024-03-09: this weekend is 03-09..10, the next one the weekend after.
+    FactCase(
+        "weekend", "2024-03-09", "Il prossimo fine settimana arrivano i miei genitori.", "2024-03-16", "2024-03-17"
+    ),
+    # --- habitual
+    FactCase("habitual", "2025-09-15", "Ogni lunedì abbiamo la riunione di team.", None, None),
+    FactCase("habitual", "2026-03-08", "La domenica vado sempre a nuotare.", None, None),
+    FactCase("habitual", "2027-06-11", "Nei fine settimana dormo sempre fino a tardi.", None, None),
+    # --- relative
+    FactCase("relative", "2025-01-01", "Ieri ho accettato l'offerta.", "2024-12-31", "2024-12-31"),
+    FactCase("relative", "2026-12-30", "Dopodomani arriva il tecnico.", "2027-01-01", "2027-01-01"),
+    # 2025 is not a leap year: two days before 03-02 is 02-28.
+    FactCase("relative", "2025-03-02", "L'altro ieri si è dimesso Marco.", "2025-02-28", "2025-02-28"),
+    # said Wednesday 2027-12-29: next week is Monday 2028-01-03 to Sunday 01-09.
+    FactCase("relative", "2027-12-29", "La settimana prossima sono a Milano.", "2028-01-03", "2028-01-09"),
+    FactCase("relative", "2026-01-15", "Il mese scorso abbiamo vinto due nuovi clienti.", "2025-12-01", "2025-12-31"),
+    FactCase("relative", "2024-06-05", "Tra due settimane iniziano i lavori.", "2024-06-19", "2024-06-19"),
+    FactCase("relative", "2025-09-02", "Tre giorni fa mi sono rotto il braccio.", "2025-08-30", "2025-08-30"),
+    # --- explicit
+    FactCase("explicit", "2025-02-01", "Mi sono laureata il 12 marzo 2024.", "2024-03-12", "2024-03-12"),
+    FactCase("explicit", "2025-06-06", "Nel 2023 abbiamo vissuto a Torino.", "2023-01-01", "2023-12-31"),
+    FactCase("explicit", "2026-10-01", "Il contratto scade a gennaio 2027.", "2027-01-01", "2027-01-31"),
+    # --- no date
+    FactCase("no date", "2025-10-15", "Abbiamo raggiunto 10.000 utenti.", None, None),
+    # Domenica Rossi is a person, not a Sunday.
+    FactCase("no date", "2026-03-01", "Domenica Rossi è la nostra nuova commercialista.", None, None),
+    FactCase("no date", "2024-09-18", "La sala 101 è al terzo piano.", None, None),
+    # --- day of month
+    FactCase("day of month", "2026-07-09", "Il pacco è arrivato il 3.", "2026-07-03", "2026-07-03"),
+    FactCase("day of month", "2025-04-10", "L'affitto aumenta il 15.", "2025-04-15", "2025-04-15"),
+    # the 20th of December has passed: the next 20th is in January.
+    FactCase("day of month", "2024-12-22", "Il saldo va pagato il 20.", "2025-01-20", "2025-01-20"),
+    # --- season and holiday
+    FactCase("season and holiday", "2025-02-20", "Quest'estate andiamo in Sardegna.", "2025-06-01", "2025-08-31"),
+    FactCase("season and holiday", "2024-09-10", "A Ferragosto eravamo al mare.", "2024-08-15", "2024-08-15"),
+    FactCase(
+        "season and holiday", "2026-11-20", "Il giorno di Natale pranzeremo dai nonni.", "2026-12-25", "2026-12-25"
+    ),
+    FactCase(
+        "season and holiday",
+        "2027-01-04",
+        "La vigilia di Natale ho cucinato per dodici persone.",
+        "2026-12-24",
+        "2026-12-24",
+    ),
+]
