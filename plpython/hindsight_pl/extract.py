@@ -28,7 +28,7 @@ from functools import lru_cache
 from typing import Any, Protocol
 
 from . import limits, temporal, text
-from .temporal import chinese
+from .temporal import chinese, named_days, words
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")
@@ -46,7 +46,8 @@ _NOT_NAMES = frozenset(
     the a an this that these those there here what when where why how who whom whose which if then than
     but and or so also just now well oh hey hi hello bye goodbye thanks thank wow yes no yeah yep nope sure
     ok okay great good nice awesome cool sorry please maybe actually anyway congrats congratulations
-    definitely absolutely totally really honestly lol haha omg btw yay aww ah um uh hmm
+    definitely absolutely totally really honestly lol haha omg btw yay aww ah um uh hmm happy merry
+    fyi imo imho tbh idk asap
     after before during since until while as at in on of for with from to by about not let let's
     do does did is are was were be been have has had can could would should will shall may might must
     some any all every each many much most more few one two three first last next other another such
@@ -57,13 +58,36 @@ _NOT_NAMES = frozenset(
     """.split()
 )
 _POSSESSIVE = re.compile(r"['’]s$")
+# Month and weekday abbreviations ("Feb", "Sep 9", "Tue"), from the query analyzer's vocabulary: dates, not
+# names. Those that are also given names ("Jan", "Jun", "Sun") are dates only beside a number.
+_MONTHS = [m for m in words.MONTH_NAMES if m in _NOT_NAMES or m == "may"]
+_WEEKDAYS = [d for d in words.WEEKDAY_NAMES if d in _NOT_NAMES]
+_DATE_ABBREVIATIONS = frozenset(
+    {a for a in words.MONTH_ABBREVIATIONS if any(m.startswith(a) for m in _MONTHS)}
+    | {d[:3] for d in _WEEKDAYS}
+    | {"tues", "thur", "thurs"}
+)
+_GIVEN_NAME_DATES = frozenset({"jan", "jun", "sun"})
+_NOT_NAMES = _NOT_NAMES | (_DATE_ABBREVIATIONS - _GIVEN_NAME_DATES)
+# Holidays and named days ("Easter Monday", "Black Friday", "Valentine's day"), the query analyzer's names
+# (hindsight_pl.temporal.named_days): times, not entities, matched case-insensitively at a span's start.
+_HOLIDAY = re.compile(
+    "(?:{})\\b".format("|".join(re.escape(n) for n in sorted(named_days.NAMES, key=len, reverse=True) if n.isascii())),
+    re.IGNORECASE,
+)
+# Time zones written in capitals ("21:00 UTC", "9am PST"): parts of a time, not names.
+_TIME_ZONES = frozenset(
+    "utc gmt cet cest eet eest wet west bst ist est edt cst cdt mst mdt pst pdt akst akdt hst aest aedt acst awst"
+    " jst kst nzst nzdt".split()
+)
 # Nouns that open a name ("Project Atlas", "Lake Tahoe") even at the start of a sentence.
 _NAME_HEADS = frozenset(
     "project team operation mount mt lake river saint st university college school hotel club museum park"
     " camp studio cafe bank".split()
 )
 _ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "ly", "ing", "ed", "less", "est")
-_CONNECT = frozenset({"of", "and", "&", "de", "van", "von", "der", "da", "la", "le", "du", "del"})
+# Words that join capitalised words into one name ("Bank of America"); "and" joins two ("iOS and Android").
+_CONNECT = frozenset({"of", "&", "de", "van", "von", "der", "da", "la", "le", "du", "del"})
 # Words that tie a sentence to the one before ("It was ...", "But ..."): such a
 # sentence stays in the same fact.
 _LINKING = frozenset(
@@ -263,36 +287,44 @@ def group_sentences(sentences: Sequence[str], whole: bool = False) -> list[str]:
 def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     """Proper-noun spans and quoted names in ``passage``, in order of appearance, without repeats.
 
-    A span is a run of capitalised words (``of``, ``de``, ``&`` ... may join them,
-    a possessive 's is dropped). Words that only open a sentence, common
-    capitalised words (pronouns, greetings, days, months) and single letters are
-    not names; a sentence-initial word counts only when it is ``known`` (the
-    speaker, the caller's entities) or capitalised elsewhere in the passage.
+    A span is a run of capitalised words (``of``, ``de`` ... may join them, ``and``
+    separates two; a possessive 's is dropped; a number after a numbering noun or a
+    version after a product stays: "Room 101", "PostgreSQL 11"). Not names: words
+    that only open a sentence, common capitalised words (pronouns, greetings, days,
+    months and their abbreviations), holidays ("Easter Monday", "Black Friday"), time
+    zones ("UTC"), shouted words ("LIKE", "OMG") and single letters. A
+    sentence-initial word alone counts only when it is ``known`` (the speaker, the
+    caller's entities), capitalised elsewhere in the passage, the subject of a finite
+    verb ("Ada flew") or a name addressed ("Rachel, can you ...").
     """
     known_lower = {k.lower() for k in known}
     sentences = split_sentences(passage) if passage.strip() else []
-    spans: list[tuple[str, bool]] = []  # (name, starts its sentence)
+    spans: list[tuple[str, bool, bool]] = []  # (name, starts its sentence, names an owner)
     for sentence in sentences:
         spans.extend(_capitalised_spans(sentence))
-    inner = {name.lower() for name, initial in spans if not initial}
+    inner = {name.lower() for name, initial, _ in spans if not initial}
     inner_words = {w for name in inner for w in name.split()}
     found: list[str] = []
-    for name, initial in spans:
+    for name, initial, owner in spans:
         words = name.split()
-        if initial and name.lower() not in known_lower and name.lower() not in inner:
+        unknown = initial and name.lower() not in known_lower and name.lower() not in inner
+        if unknown and owner:
+            if len(words) == 1 and _written_lower(name, passage):
+                continue  # "Blue's my fave ... the blue vase": a common word
+        elif unknown:
             # a sentence's first word is capitalised anyway: a verb or an adjective there
             # ("Clickable Falcon") is not part of the name that follows
-            first = words[0].lower()
-            if len(words) == 1 and not _subject_of_verb(name, passage):
-                continue
+            first = words[0].lower().replace("’", "'")
+            if len(words) == 1 and (not _subject_of_verb(name, passage) or _written_lower(name, passage)):
+                continue  # "Blue's my fave ... the blue vase": a common word
             if (
                 first not in inner_words
                 and first not in _NAME_HEADS
                 and first not in known_lower
-                and (_base_verb(first) or first.endswith(_ADJECTIVE_ENDINGS))
+                and (_base_verb(first) or first in _IRREGULAR_PAST or first.endswith(_ADJECTIVE_ENDINGS))
             ):
                 name = " ".join(words[1:])
-                if name.isdigit():  # "Call 911": a number alone is no name
+                if not name or name.isdigit():  # "Got paged", "Call 911": a verb or a number alone is no name
                     continue
         found.append(name)
     quoted: list[str] = []
@@ -310,20 +342,56 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     return list(unique.values())
 
 
+# A name is one thing: the verb after it, if it is the subject, agrees with one ("Ada is", "Ada has").
+_SINGULAR_FINITE = frozenset(
+    "is was has does did will would shall should can could may might must 's 'll 'd isn't wasn't hasn't doesn't"
+    " didn't won't wouldn't can't couldn't shouldn't mustn't".split()
+)
+# What may follow a name addressed at the start of a sentence ("Rachel, can you ...", "Sofia, the lookup ...").
+_AFTER_ADDRESS = frozenset(
+    "you can could would will please how what when where why which who let's lets the thanks thank do did are is"
+    " have".split()
+)
+
+
+def _written_lower(word: str, passage: str) -> bool:
+    """Whether ``word`` appears in lower case in ``passage`` (a word opening a sentence is then a common one)."""
+    lower = _POSSESSIVE.sub("", word).lower()
+    if lower == _POSSESSIVE.sub("", word):
+        return False
+    return re.search(rf"(?<![^\W\d_]){re.escape(lower)}(?![^\W\d_])", passage) is not None
+
+
 def _subject_of_verb(word: str, passage: str) -> bool:
-    """Whether ``word`` opens a sentence of ``passage`` as the subject of a verb ("Ada flew to Rome")."""
-    for match in re.finditer(rf"(?:^|[.!?]\s+){re.escape(word)}\s+([^\W\d_]+(?:['’][a-z]+)?)", passage):
+    """Whether ``word`` opens a sentence of ``passage`` as a name: the subject of a finite verb in the singular
+    ("Ada flew to Rome", "Biscuit and I will ..."; not "Comments welcome", "Dashboards are green", "Still
+    working") or a name addressed ("Rachel, can you ...")."""
+    opening = rf"(?:^|[.!?]\s+){re.escape(word)}"
+    for match in re.finditer(rf"{opening}(?:\s+and\s+[^\W\d_]+)?\s+([^\W\d_]+(?:['’][a-z]+)?)", passage):
         following = match.group(1).lower().replace("’", "'")
-        if following in _AUXILIARIES or following in _IRREGULAR_PAST or _base_verb(following):
+        if match.group(0).lower().count(" and ") and following in _AUXILIARIES | _IRREGULAR_PAST:
+            return True  # "Biscuit and I will": a plural verb after two subjects
+        if following in _SINGULAR_FINITE or (following in _IRREGULAR_PAST and following != "were"):
             return True
         if following.endswith("ed") and len(following) > 4 and following not in _NOT_PAST_ED:
+            return True
+        # a verb in -s is as often a plural noun ("Critical fixes", "Row counts", "Forecast says"): not enough
+    for match in re.finditer(rf"{opening},\s+([^\W\d_]+(?:['’][a-z]+)?)", passage):
+        if match.group(1).lower().replace("’", "'") in _AFTER_ADDRESS:
             return True
     return False
 
 
-def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:
-    tokens = [(m.group(0), m.start()) for m in _WORD.finditer(sentence)]
-    spans: list[tuple[str, bool]] = []
+def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
+    """(name, opens the sentence, names an owner: "Tom's") of each capitalised span of ``sentence``."""
+    tokens: list[tuple[str, int]] = []
+    for m in _WORD.finditer(sentence):  # "Counter-Strike", "Coca-Cola": one word
+        if tokens and _capitalised(m.group(0)) and _capitalised(tokens[-1][0]) and _gap(sentence, tokens[-1], (
+                m.group(0), m.start())) == "-":  # fmt: skip
+            tokens[-1] = (sentence[tokens[-1][1] : m.end()], tokens[-1][1])
+        else:
+            tokens.append((m.group(0), m.start()))
+    spans: list[tuple[str, bool, bool]] = []
     i = 0
     while i < len(tokens):
         if not _capitalised(tokens[i][0]):
@@ -340,16 +408,27 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:
             else:
                 break
         words = [t[0] for t in tokens[start:j]]
-        initial = start == 0 and not _POSSESSIVE.search(words[-1])  # "Tom's ..." names its owner
+        owner = bool(_POSSESSIVE.search(words[-1]))  # "Tom's ..." names its owner
+        initial = start == 0
         first = start
-        while words and _plain(words[0]) in _NOT_NAMES:
-            words.pop(0)
+        while words:
+            if _plain(words[0]) in _NOT_NAMES:
+                drop = 1
+            elif holiday := _HOLIDAY.match(sentence.replace("’", "'"), tokens[start][1]):
+                # "Black Friday", "Easter Monday", "Valentine's day": the tokens the holiday's name covers
+                drop = sum(1 for _, at in tokens[start:] if at < holiday.end())
+                j = max(j, start + drop)
+            else:
+                break
+            del words[:drop]
             initial = False if words else initial
-            start += 1
+            start += drop
         whole = bool(words)
         while words and (_plain(words[-1]) in _NOT_NAMES or words[-1].lower() in _CONNECT):
             words.pop()
             whole = False
+        if len(words) == 1 and _not_a_name_here(words[0], sentence, tokens, start, j):
+            words = []
         if words:
             # names keep their numbers: "Room 101", "iPhone 15", "Python 3.12", "the 2024 Tax Return"
             number = _number_after(sentence, tokens, j, words[-1]) if whole else None
@@ -361,7 +440,7 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool]]:
                 start -= 1
             name = _POSSESSIVE.sub("", " ".join(words))
             if len(name) > 1 and not name.isdigit():
-                spans.append((name, initial and start == 0))
+                spans.append((name, initial and start == 0, owner))
         i = j
     return spans
 
@@ -380,14 +459,17 @@ def _number_after(sentence: str, tokens: list[tuple[str, int]], j: int, last: st
     """The number that ends a name whose last word is ``last`` and whose next token is ``tokens[j]``: its
     text ("101", "3.12", "15") and the index of the token after it; None when ``tokens[j]`` is not a
     number of the name. A number after a noun of numbering ("Room", "Flight") belongs to the name;
-    after another name only when no lower-case word follows it ("iPhone 15.", but "paid Ana 50 dollars")."""
+    after a product's name written in mixed case, always ("PostgreSQL 11 box", "iPhone 15 case"); after
+    another name only when no lower-case word follows it ("Falcon 1.2.", but "paid Ana 50 dollars")."""
     if j >= len(tokens) or not tokens[j][0][:1].isdigit() or _punctuation_between(sentence, tokens[j - 1], tokens[j]):
         return None
     end = j + 1
     while end < len(tokens) and tokens[end][0][:1].isdigit() and _gap(sentence, tokens[end - 1], tokens[end]) in ".-":
         end += 1  # "3.12", "12-B"
     number = sentence[tokens[j][1] : tokens[end - 1][1] + len(tokens[end - 1][0])]
-    if last.lower() in _NUMBERED or end == len(tokens) or _punctuation_between(sentence, tokens[end - 1], tokens[end]):
+    if last.lower() in _NUMBERED or _mixed_case(last):
+        return number, end  # "Room 101 is", "PostgreSQL 11 box"
+    if end == len(tokens) or _punctuation_between(sentence, tokens[end - 1], tokens[end]):
         return number, end
     following = tokens[end][0]
     if _capitalised(following) or _plain(following) in _NOT_NAMES or following.lower() in _CONNECT:
@@ -405,6 +487,35 @@ def _number_before(sentence: str, tokens: list[tuple[str, int]], start: int) -> 
     return start == 1 or tokens[start - 2][0].lower() in _DETERMINERS
 
 
+def _not_a_name_here(word: str, sentence: str, tokens: list[tuple[str, int]], start: int, end: int) -> bool:
+    """Whether a one-word span ``tokens[start:end]`` is, where it stands, no name: a given name that is also
+    a date beside a number ("Jan 5", "on 3 Jun"), a unit in capitals after a number ("30 GB"), or an
+    adjective of a people or country between a determiner and a noun ("the Italian place", "that new
+    Georgian place")."""
+    lower = word.lower()
+    if lower in _GIVEN_NAME_DATES and _beside_number(sentence, tokens, start, end):
+        return True
+    if word.isupper() and start > 0 and tokens[start - 1][0].isdigit():
+        return _gap(sentence, tokens[start - 1], tokens[start]) == " "
+    if not lower.endswith(("ese", "ish", "ian")) or start == 0 or end == len(tokens):
+        return False
+    return tokens[start - 1][0].lower() in _DETERMINERS | {"new", "old"} and tokens[end][0].islower()
+
+
+def _beside_number(sentence: str, tokens: list[tuple[str, int]], start: int, end: int) -> bool:
+    """Whether a number is next to ``tokens[start:end]`` in ``sentence`` (no punctuation between)."""
+    before = start > 0 and tokens[start - 1][0].isdigit() and not _punctuation_between(
+        sentence, tokens[start - 1], tokens[start])  # fmt: skip
+    after = end < len(tokens) and tokens[end][0][:1].isdigit() and not _punctuation_between(
+        sentence, tokens[end - 1], tokens[end])  # fmt: skip
+    return before or after
+
+
+def _mixed_case(word: str) -> bool:
+    """A capital after a lower-case letter: a product's way of writing ("PostgreSQL", "iPhone", "macOS")."""
+    return bool(re.search(r"[^\W\d_]*[a-z][^\W\d_]*[A-Z]", word))
+
+
 def _plain(word: str) -> str:
     """A word for the stop list: lower case, straight apostrophe, no plural -s ("Saturdays"), no
     contraction of a stop word ("She's", "What's", "We'll", "They're"), and "not" for a negated verb."""
@@ -418,10 +529,22 @@ def _plain(word: str) -> str:
 
 
 def _capitalised(word: str) -> bool:
-    """A capitalised word, or one with a capital inside ("iPhone", "eBay"), that is not "I"."""
+    """A capitalised word, or one with a capital inside ("iPhone", "eBay"), that is not "I", a time zone
+    ("UTC") or a shouted common word ("LIKE", "OMG", "AMAZING")."""
+    if word.isupper() and len(word) > 1 and _shouted_or_zone(word.lower().replace("’", "'")):
+        return False
+    if re.fullmatch(r"[A-Z]{2,}s|Q[1-4]", word):  # "PKs", "APIs": a plural of a common noun; "Q2": a quarter
+        return False
     if word[:1].islower() and any(c.isupper() for c in word[1:]) and "'" not in word and "’" not in word:
         return True
     return word[:1].isupper() and word.lower().replace("’", "'") not in {"i", "i'm", "i'll", "i've", "i'd"}
+
+
+def _shouted_or_zone(lower: str) -> bool:
+    """Whether a word written in capitals, given in lower case, is a time zone or a common word shouted."""
+    if lower in _TIME_ZONES or _plain(lower) in _NOT_NAMES or lower in _AUXILIARIES or lower in _IRREGULAR_PAST:
+        return True
+    return _base_verb(lower) or lower in _LINKING or (len(lower) > 4 and lower.endswith(_ADJECTIVE_ENDINGS))
 
 
 def _gap(sentence: str, left: tuple[str, int], right: tuple[str, int]) -> str:
