@@ -27,8 +27,8 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from typing import Any, Protocol
 
-from . import limits, temporal, text
-from .temporal import chinese, named_days, words
+from . import limits, text
+from .temporal import chinese, facts, named_days, words
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")
@@ -137,17 +137,7 @@ _NOT_VERBS_ING = frozenset(
     "thing something nothing anything everything morning evening ceiling during wedding building king ring"
     " spring sibling darling pudding painting meeting feeling".split()
 )
-_HALF_YEAR = timedelta(days=182)
 _ONE_YEAR = timedelta(days=365)
-# A year, or words that put the time in the past on purpose ("two years ago", "last
-# March", "yesterday"), or a verb in the past tense.
-_EXPLICIT_PAST = re.compile(
-    r"\b(?:1[0-9]{3}|2[0-9]{3})\b|\b(?:ago|yesterday|previous|earlier|since)\b"
-    r"|\blast (?:night|week|weekend|month|year|time|spring|summer|fall|autumn|winter|[a-z]+day"
-    r"|january|february|march|april|may|june|july|august|september|october|november|december)\b"
-    r"|前|上个|去年|昨",
-    re.IGNORECASE,
-)
 _NOT_PAST_ED = frozenset("need feed red bed seed speed indeed hundred breed shed weed".split())
 
 
@@ -601,17 +591,13 @@ class OfflineExtractor:
             fact_type="experience" if who and who.strip().lower() == self.agent_name else "world",
             entities=list(entities.values()),
         )
-        window = temporal.parse_temporal(said, timestamp, self.time_zone, self.hemisphere)
+        # each date read from its own clause: "Starts April 1st" said in February is the coming one
+        # (hindsight_pl.temporal.facts, docs/retain.md "Dates")
+        window = facts.statement_window(said, timestamp, self.time_zone, self.hemisphere)
         if window is not None and _open_ended(*window):
             window = None  # "wireframes by Friday": a deadline, not the decade before it a question would search
         if window is not None:
-            start, end = (w.astimezone(UTC) for w in window)
-            if (end < timestamp - _HALF_YEAR and not _in_the_past(said)
-                    and end + _ONE_YEAR - timestamp < timestamp - end):  # fmt: skip
-                # "on April 7th" said in March: a date without a year is the nearest one,
-                # not the past one a question would mean
-                start, end = _add_year(start), _add_year(end)
-            fact.occurred_start, fact.occurred_end = start, end
+            fact.occurred_start, fact.occurred_end = (w.astimezone(UTC) for w in window)
         return fact
 
 
@@ -657,28 +643,6 @@ def _open_ended(start: datetime, end: datetime) -> bool:
     than five years long and not a decade ("in the 1990s" starts on 1 January of a year ending in 0)."""
     named_decade = start.month == 1 and start.day == 1 and start.year % 10 == 0
     return end - start > 5 * _ONE_YEAR and not named_decade
-
-
-def _in_the_past(said: str) -> bool:
-    """Whether a fact places its time in the past: an explicit cue, or a verb in the past tense."""
-    if _EXPLICIT_PAST.search(said):
-        return True
-    words = _WORD.findall(said.lower())
-    for i, word in enumerate(words):
-        if word in ("was", "were", "did", "had"):
-            return True
-        if i and (words[i - 1] in ("is", "are", "am", "be") or words[i - 1].endswith(("'s", "'re", "’s", "’re"))):
-            continue  # a passive in the present ("is scheduled for", "are set for")
-        if word in _IRREGULAR_PAST or (word.endswith("ed") and len(word) > 4 and word not in _NOT_PAST_ED):
-            return True
-    return False
-
-
-def _add_year(moment: datetime) -> datetime:
-    try:
-        return moment.replace(year=moment.year + 1)
-    except ValueError:  # February 29th
-        return moment.replace(year=moment.year + 1, day=28)
 
 
 def _blocks(chunk: str) -> list[tuple[str | None, str, bool]]:

@@ -18,33 +18,44 @@ from __future__ import annotations
 import functools
 import re
 import zoneinfo
+from collections.abc import Callable
 from datetime import date, datetime, time, timedelta, timezone
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from . import chinese, european
 from .dates import SEASON_MONTHS, Span
-from .grammar import window
+from .grammar import Found, window
 from .words import MONTH_NAMES, SEASON_NAMES, TODAY, TOMORROW, WEEKDAY_NAMES, YESTERDAY
 
 __all__ = ["MONTH_NAMES", "SEASON_NAMES", "TODAY", "TOMORROW", "WEEKDAY_NAMES", "YESTERDAY", "Span", "analyze",
            "parse_temporal", "zone"]  # fmt: skip
 
+# re-reads the atoms found in a text (text, atoms, reference day) -> atoms: see analyze
+Reading = Callable[[str, list[Found], date], list[Found]]
 
-def analyze(query: str, today: date, hemisphere: str = "north", hour: int = 12) -> Span | None:
+
+def analyze(
+    query: str, today: date, hemisphere: str = "north", hour: int = 12, reading: Reading | None = None
+) -> Span | None:
     """The days ``query`` talks about, seen from ``today`` (``hour``: the reference hour, for "the last 5
     hours"), or None. Never raises for odd dates: arithmetic that leaves the years 1..9999 means no
-    window. Raises ``ValueError`` for a hemisphere other than north or south."""
+    window. Raises ``ValueError`` for a hemisphere other than north or south.
+
+    ``reading`` re-reads the atoms a grammar found before they are combined: ``reading(text, atoms,
+    today)`` -> the atoms to combine (``facts.read_statement`` reads a statement, not a question)."""
     hemisphere = str(hemisphere).strip().lower()
     if hemisphere not in SEASON_MONTHS:
         raise ValueError(f"hemisphere must be north or south, got {hemisphere!r}")
     try:
         if chinese.has_cjk(query):
             text, found = chinese.atoms(query, today, hour, hemisphere)
+            found = reading(text, found, today) if reading else found
             span = window(text, found, chinese.RULES, today)
             if span is not None or chinese.blocks_fallback(query):
                 return span
         text, found = european.atoms(query, today, hour, hemisphere)
+        found = reading(text, found, today) if reading else found
         span = window(text, found, european.RULES, today)
         if span is not None or found:
             return span
@@ -58,19 +69,20 @@ def parse_temporal(
     reference: datetime,
     time_zone: str = "UTC",
     hemisphere: str = "north",
+    reading: Reading | None = None,
 ) -> tuple[datetime, datetime] | None:
     """The window of ``query`` as aware datetimes in ``time_zone``: 00:00 of the first day to
     23:59:59.999999 of the last, or to ``reference`` itself for an open end ("since January", "the past
     three months"), with days counted from ``reference`` seen in that zone (naive means UTC).
 
     None when the query has no time constraint. Raises ``ValueError`` for an unknown time zone or
-    hemisphere; any other failure inside the analysis means None.
+    hemisphere; any other failure inside the analysis means None. ``reading``: as in :func:`analyze`.
     """
     where = zone(time_zone)
     if reference.tzinfo is None:
         reference = reference.replace(tzinfo=ZoneInfo("UTC"))
     local = reference.astimezone(where)
-    span = analyze(query, local.date(), hemisphere, local.hour)
+    span = analyze(query, local.date(), hemisphere, local.hour, reading)
     if span is None:
         return None
     start = datetime.combine(span.start, time.min, where)
