@@ -163,7 +163,7 @@ CASES = [
     Case("week of", "What did we cook the week of Thanksgiving 2024?", "2024-11-25", "2024-12-01"),
     # last days of month: the docs' "late" (day 21 to the last day)
     Case("last days of month", "What happened in the last days of October?", "2025-10-21", "2025-10-31"),
-    Case("last days of month", "What did we do in the last few days of September?", "2025-09-21", "2025-09-30"),
+    Case("last days of month", "What happened in the last days of September?", "2025-09-21", "2025-09-30"),
     Case("last days of month", "Who left in the final days of August?", "2025-08-21", "2025-08-31"),
     Case("last days of month", "What did we fix in the last days of June 2024?", "2024-06-21", "2024-06-30"),
     Case("last days of month", "What happened in the last days of February 2024?", "2024-02-21", "2024-02-29"),
