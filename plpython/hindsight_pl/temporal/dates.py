@@ -259,7 +259,7 @@ def apply_part(span: Span, kind: str, part: str) -> Span | None:
             saturday = span.end - timedelta(days=(span.end.weekday() - 5) % 7)
         return Span(saturday, saturday + DAY)
     if part == "week of":  # "the week of March 3": the Monday-to-Sunday week holding that day
-        return week_span(span.start) if kind == "day" else None
+        return week_span(span.start) if kind in ("day", "holiday") and span.days == 1 else None
     if part.endswith(" days") and kind in ("month", "year", "season", "quarter", "week"):
         # "the last days of October" (a plural with no number counts five), "the first couple of days of June"
         which, count, _ = part.split(" ")

@@ -104,6 +104,7 @@ RULES = Rules(
         open_around=words.OPEN_AROUND,
         anchor=words.ANCHOR,
         of_year=words.OF_YEAR,
+        year_of="'s",
         article=words.ARTICLE,
         word=r"\w",
     )
@@ -253,7 +254,7 @@ def _days_alone(text: str, ctx: Context) -> list[Found]:
     """ "on the 3rd", "since the 21st": the most recent such day of a month, today included (a
     preposition makes it a date: "the 21st century", "her 3rd birthday" are not)."""
     out = []
-    pattern = (rf"{B}(?:on|since|until|till|by|before|after|from) (?P<day>(?:the )?(?P<d>{DOM})(?:st|nd|rd|th))"
+    pattern = (rf"{B}(?:on|since|until|till|by|before|after|from|week of) (?P<day>(?:the )?(?P<d>{DOM})(?:st|nd|rd|th))"
                rf"(?! (?:of|century|birthday|anniversary|floor|place|time|round|edition|grade|try|attempt|day|week))"
                rf"{E}")  # fmt: skip
     for m in re.finditer(pattern, text):
@@ -352,6 +353,12 @@ _HALF = r"half an?|a half|half|medio|mezzo|un demi|une demie|ein halbes|einem ha
 _TODAY = r"today|heute|hoy|oggi|aujourd'hui|сегодня"
 BN = r"(?<![\w'.,])"  # a number starts here (not "1.5", not "3,5")
 _ABOUT = _alt(words.ABOUT)
+# "what did we talk about two weeks ago": "about" names the topic there, it does not make the day approximate
+_ABOUT_A_TOPIC = re.compile(
+    r"(?:talk|talked|talking|think|thought|hear|heard|know|knew|say|said|ask|asked|learn|"
+    r"learned|read|write|wrote|speak|spoke|tell|told|forget|forgot|remember|complain|"
+    r"complained|chat|chatted|argue|argued|joke|joked|care|worry|worried|dream|talks) $"
+)
 _AGO_BEFORE = _alt(words.AGO_BEFORE)
 _OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
 
@@ -394,7 +401,7 @@ def _ago(text: str, ctx: Context) -> list[Found]:
     ):
         for m in re.finditer(pattern, text):
             span = _ago_span(m, ctx)
-            if span is not None and m.groupdict().get("about"):
+            if span is not None and m.groupdict().get("about") and not _ABOUT_A_TOPIC.search(_tail(text, m.start())):
                 span = widen(span)  # about two weeks ago: three days either side
             if span is not None:
                 out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
@@ -426,7 +433,7 @@ def _ago(text: str, ctx: Context) -> list[Found]:
                              anchored=partial(_offset_day, unit, n, ctx.hour)))  # fmt: skip
     later = (
         rf"{B}(?:(?:{_alt(words.LATER_BEFORE)}) (?P<n1>{NUM}|{VAGUE}) (?P<u1>{UNIT})"
-        rf"|(?P<n2>{NUM}|{VAGUE}) (?P<u2>{UNIT}) (?:{_alt(words.LATER_AFTER)})"
+        rf"|(?P<half>half )?(?P<n2>{NUM}|{VAGUE}) (?P<u2>{UNIT}) (?:{_alt(words.LATER_AFTER)})"
         rf"|через (?:(?P<n3>{NUM}) )?(?P<u3>{UNIT})){E}"
     )
     for m in re.finditer(later, text):
@@ -435,7 +442,7 @@ def _ago(text: str, ctx: Context) -> list[Found]:
         n = number(word)
         if word in words.VAGUE or n is None or unit in ("weekend", "quarter") or (m["u1"] and unit == "hour"):
             continue  # "haven't talked in a few days" is not a date
-        moved = shift(today, unit, n, ctx.hour)
+        moved = shift(today, unit, n / 2 if m["half"] and n == 1 else n, ctx.hour)  # half a year from now
         if moved:
             out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
     return out
@@ -590,6 +597,8 @@ def _durations(text: str, ctx: Context) -> list[Found]:
             if unit is None or unit == "weekend":
                 continue
             n_word = g.get("n") or g.get("n2")
+            if unit == "quarter" and not n_word and _OF_A_RELATIVE_YEAR.match(text, m.end()):
+                continue  # "the last quarter of next year": its fourth quarter (_quarters)
             if g.get("dir"):
                 direction = _DIRECTION[g["dir"]]
                 if not (g.get("the") or n_word or g["dir"] == "past"):
@@ -839,6 +848,9 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
 _QUARTER_WORD = r"(?:quarter|trimestre|quartal|квартал[еау]?)"
 
 
+_OF_A_RELATIVE_YEAR = re.compile(rf",? (?:of|in) (?:the )?(?:{LAST}|{THIS}|{NEXT}) year{E}")
+
+
 def _quarters(text: str, ctx: Context) -> list[Found]:
     """Q3 2024, 2024 Q3, q2 (this year's), the third quarter (of 2022), el tercer trimestre de 2022, im
     dritten Quartal 2024, в третьем квартале 2024 года."""
@@ -855,7 +867,7 @@ def _quarters(text: str, ctx: Context) -> list[Found]:
         for m in re.finditer(pattern, text):
             g = m.groupdict()
             quarter = int(g["q"]) if g.get("q") else int(words.ORDINALS[g["o"]])
-            if quarter == -1 and not g.get("y"):
+            if quarter == -1 and not g.get("y") and not _OF_A_RELATIVE_YEAR.match(text, m.end()):
                 continue  # "last quarter": the previous one (_relative_units); "the last quarter of 2024": Q4
             quarter = 4 if quarter == -1 else quarter
             if not 1 <= quarter <= 4:
@@ -1021,19 +1033,30 @@ FINDERS = [_numeric_dates, _dates, _days_alone, _days_of_relative_months, _germa
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
     """The normalised text of ``query`` and every time expression in it."""
     text, cased = normalise(query, today)
-    ctx = Context(today, hour, hemisphere, bool(FUTURE_CUES.search(text)), cased)
+    ctx = Context(today, hour, hemisphere, bool(FUTURE_CUES.search(text) or _PRESENT_FOR_FUTURE.search(text)), cased)
     found: list[Found] = []
     for finder in FINDERS:
         found.extend(finder(text, ctx))
     return text, [f for f in found if not _not_a_date(f, text, ctx)]
 
 
+# the present for the future: "what are we doing on Friday?", "what's planned for Monday?" ("what were we doing",
+# "what did we plan" are past)
+_PRESENT_FOR_FUTURE = re.compile(
+    r"(?<![\w'])(?:(?:am i|are (?:we|you|they)|is (?:he|she|it|there)|we're|i'm|you're|they're|he's|she's) "
+    r"(?:\w+ )?\w{2,}ing|(?:is|are) (?:\w+ )?(?:planned|scheduled|booked|coming up|happening|on the agenda))(?!\w)"
+    r"|(?<=\w)(?:'s|'re) (?:\w+ )?(?:planned|scheduled|booked|coming up|happening|on the agenda)(?!\w)"
+)
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"")
 _STREET = re.compile(r"(?:street|st\.|avenue|ave\.|road|straße|strasse|str\.|platz|allee|calle|avenida|plaza|via|viale|"
                      r"piazza|corso|rue|boulevard|place|avenue|улица|улице|улицу|улицы|проспект|проспекте|площадь|"
                      r"площади|переулок)(?: del| de la| de| des| du| della| dei)? $")  # fmt: skip
 _RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|cada|ogni|tutti i|tutte le|tous les|"
                         r"toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
+# an indefinite article before a weekday: any such day ("a" is a preposition in Spanish and Italian: "de lunes a
+# viernes", so only after an English or German word)
+_ANY_WEEKDAY = re.compile(r"(?<!\w)(?:un|une|ein|einem|einen|cualquier|qualsiasi|qualunque|любой|любую|любое) $")
+_ANY_WEEKDAY_EN = re.compile(r"(?<![\w'])(?:a|an|any|some) $")
 _ENGLISH_NAMED_DAYS = set(
     "monday tuesday wednesday thursday friday saturday sunday january february march april may june july august "
     "september october november december".split()
@@ -1053,6 +1076,15 @@ def _not_a_date(f: Found, text: str, ctx: Context) -> bool:
     before = _tail(text, f.start)
     if _STREET.search(before) or (_RECURRING.search(before) and f.kind == "day" and f.repeats == "week"):
         return True
+    if (
+        f.kind == "day"
+        and f.repeats == "week"
+        and (
+            _ANY_WEEKDAY.search(before)
+            or (_ANY_WEEKDAY_EN.search(before) and text[f.start : f.end].split(" ")[0] in _ENGLISH_NAMED_DAYS)
+        )
+    ):
+        return True  # "never on a Friday", "any Monday", "un lunes": a weekday in general
     greeting = _GREETING.search(before) or (before.endswith("с ") and text[f.end - 2 : f.end] == "ом")
     if f.kind == "holiday" and greeting:
         return True  # "Happy new year", "Frohe Weihnachten", "С Рождеством": a greeting, not a date

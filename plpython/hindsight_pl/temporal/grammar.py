@@ -99,6 +99,7 @@ class Combinators:
     range_after: Sequence[str] = ()  # words after the second end that close a range (为止)
     open_around: Sequence[tuple[str, str, str]] = ()  # (before, after, how): "from June on"
     of_year: str = ""  # between a named period and a year that places it: "Christmas of last year"
+    year_of: str = ""  # between a year and the named period it places: "last year's third quarter"
     anchor: Sequence[tuple[str, int]] = ()  # between a relative period and a date: "the week before 16 November"
     article: str = ""  # an article that may stand between the words before an atom and the atom
     word: str = r"\w"  # what a word is made of, for the boundaries (Chinese: nothing, it has no spaces)
@@ -128,6 +129,7 @@ class Rules:
             for before, after, how in c.open_around
         ]
         self.of_year = re.compile(rf"^\s*(?:{c.of_year})\s*$") if c.of_year else None
+        self.year_of = re.compile(rf"^(?:{c.year_of})\s*$") if c.year_of else None
         self.anchor = [(re.compile(rf"^\s*(?:{p})\s*(?:(?:{c.article})\s*)?$" if c.article else rf"^\s*(?:{p})\s*$"), d)
                        for p, d in c.anchor]  # fmt: skip
         self.so_far_after = re.compile(rf"\s*(?:{_alt(c.so_far)}){edge_after}") if c.so_far else None
@@ -200,6 +202,18 @@ def _placed_in_years(text: str, kept: list[Found], rules: Rules) -> list[Found]:
                     out.append(replace(f, end=year.end, span=span, year_given=True, weak=False, repeats=None))
                     i += 2
                     continue
+        if (
+            i + 1 < len(kept)
+            and f.kind == "year"
+            and rules.year_of
+            and rules.year_of.match(text[f.end : kept[i + 1].start])
+        ):
+            named = kept[i + 1]
+            span = named.in_year(f.span.start.year) if named.in_year is not None and not named.year_given else None
+            if span is not None:  # "last year's third quarter", "next year's Christmas party"
+                out.append(replace(named, start=f.start, span=span, year_given=True, weak=False, repeats=None))
+                i += 2
+                continue
         out.append(f)
         i += 1
     return out

@@ -38,6 +38,9 @@ NUMBERS = _table(
         (14, "fourteen catorce quattordici quatorze vierzehn четырнадцать"),
         (15, "fifteen quince quindici quinze fünfzehn пятнадцать"),
         (20, "twenty veinte venti vingt zwanzig двадцать"),
+        (13, "thirteen"),
+        (16, "sixteen"),
+        (18, "eighteen dieciocho diciotto dix-huit achtzehn восемнадцать"),
         (24, "twenty-four veinticuatro ventiquattro vingt-quatre vierundzwanzig двадцать_четыре"),
         (30, "thirty treinta trenta trente dreißig тридцать"),
         (48, "forty-eight"),
@@ -62,7 +65,7 @@ ORDINALS = _table([
     (4, "fourth 4th cuarto cuarta quarto quarta quatrième 4e vierte vierten vierter viertes "
         "четвёртый четвертый четвёртая четвертая четвёртую четвертую четвёртой четвертой четвёртого "
         "четвертого четвёртом четвертом"),
-    (-1, "last último última ultimo ultima dernier dernière letzte letzten letzter letztes последний "
+    (-1, "last final último última ultimo ultima dernier dernière letzte letzten letzter letztes последний "
          "последняя последнюю последней последнего последнем"),
 ])  # fmt: skip
 
@@ -248,11 +251,11 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:the )?third week of", "week 3"), (r"(?:the )?fourth week of", "week 4"),
     (r"(?:the )?last week of", "week last"),
     (r"(?:the )?first weekend of", "weekend 1"), (r"(?:the )?last weekend of", "weekend last"),
-    # a plural with no number counts five, as "the past few days" does; a couple, three
-    (r"(?:the )?(?:very )?first (?:few )?days of", "first 5 days"),
-    (r"(?:the )?(?:very )?last (?:few )?days of", "last 5 days"),
+    # the first / last days of a period: its beginning / end; the last couple of days: its last three
+    (r"(?:the )?(?:very )?(?:first|opening|early) (?:few )?days of", "early"),
+    (r"(?:the )?(?:very )?(?:last|final|closing|dying) (?:few )?days of", "late"),
     (r"(?:the )?first (?:a )?couple(?: of)? days of", "first 3 days"),
-    (r"(?:the )?last (?:a )?couple(?: of)? days of", "last 3 days"),
+    (r"(?:the )?(?:last|final) (?:a )?couple(?: of)? days of", "last 3 days"),
     (r"(?:the |in the |during the )?week of", "week of"),  # the week of March 3: the Monday-to-Sunday week holding it
     # German
     (r"(?:anfang|beginn)(?: des| der| von)?", "early"), (r"mitte(?: des| der| von)?", "mid"),
@@ -268,8 +271,8 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:die |in der )?(?:dritte|dritten) woche(?: des| im| von| vom)?", "week 3"),
     (r"(?:die |in der )?(?:vierte|vierten) woche(?: des| im| von| vom)?", "week 4"),
     (r"(?:die |in der )?(?:letzte|letzten) woche(?: des| im| von| vom)?", "week last"),
-    (r"(?:die |in den )?(?:ersten) tage(?:n)?(?: des| im| von)?", "first 5 days"),
-    (r"(?:die |in den )?(?:letzten) tage(?:n)?(?: des| im| von)?", "last 5 days"),
+    (r"(?:die |in den )?(?:ersten) tage(?:n)?(?: des| im| von)?", "early"),
+    (r"(?:die |in den )?(?:letzten) tage(?:n)?(?: des| im| von)?", "late"),
     (r"(?:die |in der )?woche vom", "week of"),
     # French
     (r"(?:début|commencement)(?: de| du| d'| des)?", "early"),
@@ -283,8 +286,8 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:la |pendant la |durant la )?troisième semaine(?: de| du| d')", "week 3"),
     (r"(?:la |pendant la |durant la )?quatrième semaine(?: de| du| d')", "week 4"),
     (r"(?:la |pendant la |durant la )?dernière semaine(?: de| du| d')", "week last"),
-    (r"(?:les |aux |pendant les |durant les )?premiers jours(?: de| du| d')", "first 5 days"),
-    (r"(?:les |aux |pendant les |durant les )?derniers jours(?: de| du| d')", "last 5 days"),
+    (r"(?:les |aux |pendant les |durant les )?premiers jours(?: de| du| d')", "early"),
+    (r"(?:les |aux |pendant les |durant les )?derniers jours(?: de| du| d')", "late"),
     (r"(?:la |pendant la |durant la )?semaine du", "week of"),
     # Spanish
     (r"(?:principios|comienzos|inicios|principio|comienzo|inicio)(?: de| del)", "early"),
@@ -302,8 +305,8 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:la )?tercera semana(?: de| del)", "week 3"),
     (r"(?:la )?cuarta semana(?: de| del)", "week 4"),
     (r"(?:la )?última semana(?: de| del)", "week last"),
-    (r"(?:los |en los |durante los )?primeros días(?: de| del)", "first 5 days"),
-    (r"(?:los |en los |durante los )?últimos días(?: de| del)", "last 5 days"),
+    (r"(?:los |en los |durante los )?primeros días(?: de| del)", "early"),
+    (r"(?:los |en los |durante los )?últimos días(?: de| del)", "late"),
     (r"(?:la |en la |durante la )?semana del", "week of"),
     # Italian
     (r"(?:inizio|inizi|principio)(?: di| del| dello| della| dell'| d')?", "early"),
@@ -317,8 +320,8 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:nella |la )?terza settimana(?: di| del| dell')", "week 3"),
     (r"(?:nella |la )?quarta settimana(?: di| del| dell')", "week 4"),
     (r"(?:nell'|l')?ultima settimana(?: di| del| dell')", "week last"),
-    (r"(?:i |nei |durante i )?primi giorni(?: di| del| dell')", "first 5 days"),
-    (r"(?:gli |negli |durante gli )?ultimi giorni(?: di| del| dell')", "last 5 days"),
+    (r"(?:i |nei |durante i )?primi giorni(?: di| del| dell')", "early"),
+    (r"(?:gli |negli |durante gli )?ultimi giorni(?: di| del| dell')", "late"),
     (r"(?:la |nella |durante la )?settimana del", "week of"),
     # Russian
     (r"(?:начале|начала)", "early"), (r"(?:середине|середины)", "mid"),
@@ -331,7 +334,7 @@ PART_BEFORE: list[tuple[str, str]] = [
     (r"(?:третьей|третья|третью) недел[еяю]", "week 3"),
     (r"(?:четвёртой|четвертой|четвёртая|четвертая) недел[еяю]", "week 4"),
     (r"(?:последней|последняя|последнюю) недел[еяю]", "week last"),
-    (r"(?:в )?(?:первые) дни", "first 5 days"), (r"(?:в )?(?:последние) дни", "last 5 days"),
+    (r"(?:в )?(?:первые) дни", "early"), (r"(?:в )?(?:последние) дни", "late"),
     (r"(?:на )?неделе", "week of"),
 ]  # fmt: skip
 
