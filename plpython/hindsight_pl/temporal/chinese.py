@@ -78,6 +78,8 @@ _TRADITIONAL = str.maketrans({
 
 _DIGITS = {"零": 0, "〇": 0, "○": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7,
            "八": 8, "九": 9}  # fmt: skip
+# colloquial counts that hold their measure word: 俩 = 两个, 仨 = 三个 (俩月前 = 两个月前, 仨星期 = 三个星期)
+_COLLOQUIAL = {"俩": "两", "仨": "三"}
 NUM = r"[0-9零〇○一二两三四五六七八九十百廿卅]+"
 SMALL = r"(?:[0-9]{1,3}|[一二两三四五六七八九十百廿卅]+)"  # a count, not a year
 WEEKDAY = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -100,7 +102,11 @@ SURNAMES = set("王李张刘陈杨黄赵吴周徐孙马朱胡郭何林罗郑梁�
 COMPOUNDS = {"年糕", "年货", "年画", "月饼", "月亮", "月光", "月球", "月嫂", "月季", "末端", "末尾", "日记", "日志",
              "日元", "日语", "周期", "周岁"}  # fmt: skip
 # Titles and brands that hold a time word (the one list; people's names follow the rule above).
-TITLES = ["今日头条", "今日说法", "明日方舟", "明日之后", "昨日重现", "明天会更好", "周末愉快", "今天不上班"]
+TITLES = ["今日头条", "今日说法", "明日方舟", "明日之后", "昨日重现", "明天会更好", "周末愉快", "今天不上班",
+          # words that hold a day word: 后天 is also "acquired" (后天免疫, 后天性), 先天 its opposite
+          "后天免疫", "后天性", "后天形成", "后天培养", "后天习得", "后天获得", "后天因素", "后天的努力",
+          # Japanese given names that hold a day word (明日香, 今日子)
+          "明日香", "明日美", "明日奈", "明日菜", "今日子"]  # fmt: skip
 RECURRING = re.compile(r"每(?:天|日|周|星期|礼拜|个?月|年|季度|逢)|週[一-日]ごと|毎(?:日|週|月|年)")
 
 RULES = Rules(
@@ -136,6 +142,7 @@ RULES = Rules(
         ],
         range_pairs=[(r"从|自|由", r"到|至|~|～|-|—|－|–|一直到"), (r"", r"到|至|~|～|-|—|－|–|から|から〜")],
         range_after=[r"为止", r"まで"],
+        join_days=r"和|与|跟|及|、|或",
         word="",
     )
 )
@@ -170,12 +177,21 @@ def prepare(query: str) -> str:
     (same length, so positions stay)."""
     text = unicodedata.normalize("NFKC", query).translate(_TRADITIONAL)
     text = re.sub(r"\s+", " ", text[: 8 * MAX_CHARACTERS]).strip()[:MAX_CHARACTERS]
+    if "俩" in text or "仨" in text:
+        # 俩月 -> 两个月, 仨星期 -> 三个星期; 俩天 -> 两天, 仨年 -> 三年 (no measure word before those)
+        text = re.sub(r"([俩仨])个?([天年周日])?", lambda m: _COLLOQUIAL[m[1]] + (m[2] or "个"), text)
     for title in TITLES:
         text = text.replace(title, "□" * len(title))
     # the surname 周 + a weekday numeral + a given-name character: a person (周一鹏)
     text = re.sub(
         r"(?<![上下本这每个])周([一二三四五六日天])([\u4e00-\u9fff])",
         lambda m: "□□□" if m.group(2) in GIVEN_NAME else m.group(0),
+        text,
+    )
+    # a surname that starts a word + a holiday's name: a person (李国庆说了什么, 王春节)
+    text = re.sub(
+        r"(?:^|(?<=[^\u4e00-\u9fff])|(?<=[和跟与对给向问找请让被把是]))([\u4e00-\u9fff])(国庆|中秋|元旦|春节|端午|清明)(?!节)",
+        lambda m: "□" * len(m.group(0)) if m.group(1) in SURNAMES else m.group(0),
         text,
     )
     # a surname that starts a word + a month in Chinese numerals: a person (李五月来了吗)
@@ -205,10 +221,11 @@ def _year(digits: str | None, word: str | None, today: date) -> int | None:
     return today.year + YEAR_WORDS.get(word or "今年", 0)
 
 
-YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "上一年": -1, "今年": 0, "本年": 0, "当年": 0, "明年": 1,
-              "下一年": 1, "后年": 2, "大后年": 3, "一昨年": -2, "昨年": -1, "来年": 1, "再来年": 2}  # fmt: skip
+YEAR_WORDS = {"大前年": -3, "前年": -2, "去年": -1, "上一年": -1, "上年": -1, "今年": 0, "本年": 0, "当年": 0,
+              "明年": 1, "下一年": 1, "后年": 2, "大后年": 3, "一昨年": -2, "昨年": -1, "来年": 1,
+              "再来年": 2}  # fmt: skip
 _YEAR_WORD = "|".join(sorted(YEAR_WORDS, key=len, reverse=True))
-YEAR_PREFIX = rf"(?:(?P<yd>{NUM})年|(?P<yw>{_YEAR_WORD}))?[的の]?"
+YEAR_PREFIX = rf"(?:(?P<yd>{NUM})年度?|(?P<yw>{_YEAR_WORD})度?)?[的の]?"  # 上一年度第二季度: 年度, the (fiscal) year
 DAY_WORDS = {"大前天": -3, "前天": -2, "昨天": -1, "昨日": -1, "今天": 0, "今日": 0, "本日": 0, "当天": 0,
              "当日": 0, "明天": 1, "明日": 1, "后天": 2, "大后天": 3, "一昨日": -2, "明后日": 2, "今晚": 0,
              "今早": 0, "今晨": 0, "今夜": 0, "今朝": 0, "昨晚": -1, "昨夜": -1, "昨晨": -1, "明早": 1, "明晚": 1,
@@ -276,8 +293,17 @@ def _dates(text: str, today: date, hour: int, hemisphere: str, future: bool) -> 
             if candidate and candidate <= today:
                 out.append(Found(m.start(), m.end(), day(candidate), "day", RANK_MONTH_DAY))
                 break
-    for m in re.finditer(r"去年的?(?:今天|今日)", text):
-        out.append(Found(m.start(), m.end(), day(add_years(today, -1)), "day", RANK_DATE))
+    # 去年今天, 明年今日, 前年的今天, 两年前的今天, 去年这个时候, 去年の今日, 2年前の今日: the same date that year
+    for m in re.finditer(rf"(?:(?P<yw>{_YEAR_WORD})|(?P<n>{SMALL})年前)[的の]?(?:今天|今日|本日|当天|同一天|"
+                         rf"这一天|这天|这个时候|这时候|此时|同期|同一时间)", text):  # fmt: skip
+        years = YEAR_WORDS[m["yw"]] if m["yw"] else -number(m["n"])
+        out.append(Found(m.start(), m.end(), day(add_years(today, years)), "day", RANK_DATE))
+    # 上个月3号, 下个月15日, 本月1日, 上个月的12号: that day of that month
+    for m in re.finditer(rf"(?P<r>{_RELATIVE_MONTH})的?(?P<d>{NUM})[日号]", text):
+        month = shift_month(today, RELATIVE_MONTHS[m["r"]]).start
+        span = _day_in(month.year, month.month, number(m["d"]))
+        if span:
+            out.append(Found(m.start(), m.end(), span, "day", RANK_DATE))
     return out
 
 
@@ -308,7 +334,8 @@ def _months(text: str, today: date, hour: int, hemisphere: str, future: bool) ->
     return out
 
 
-RELATIVE_MONTHS = {"上上个月": -2, "上上月": -2, "上个月": -1, "上一个月": -1, "上一月": -1, "上月": -1, "本月": 0,
+RELATIVE_MONTHS = {"大上个月": -2, "大下个月": 2,
+                   "上上个月": -2, "上上月": -2, "上个月": -1, "上一个月": -1, "上一月": -1, "上月": -1, "本月": 0,
                    "这个月": 0, "这月": 0, "当月": 0, "下个月": 1, "下一个月": 1, "下一月": 1, "下月": 1, "下下个月": 2,
                    "下下月": 2, "先月": -1, "先々月": -2, "先先月": -2, "今月": 0, "来月": 1, "再来月": 2}  # fmt: skip
 _RELATIVE_MONTH = "|".join(sorted(RELATIVE_MONTHS, key=len, reverse=True))
@@ -334,27 +361,40 @@ def _years(text: str, today: date, hour: int, hemisphere: str, future: bool) -> 
     return out
 
 
-WEEK_SHIFTS = {"上上": -2, "上": -1, "下下": 2, "下": 1, "本": 0, "这": 0, "先々": -2, "先先": -2, "先": -1, "今": 0,
+WEEK_SHIFTS = {"大上": -2, "大下": 2,
+               "上上": -2, "上": -1, "下下": 2, "下": 1, "本": 0, "这": 0, "先々": -2, "先先": -2, "先": -1, "今": 0,
                "来": 1, "再来": 2}  # fmt: skip
+
+
+# after 周六: 日 / 和周日, the Sunday too (周六日, 周六和周日), not 周六日记
+_SUNDAY_TOO = rf"(?P<sun>(?<=六)(?:和|与|跟|及|、)?{WEEK}?[日天](?!子|常|记|志|元|语|程|期))"
 
 
 def _weeks(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
     """上周 / 上上个星期 / 下一周 / 先週 / 再来週, with a weekday (that day of that week) or 末 (its weekend);
     a bare weekday 周一 / 星期三 / 金曜日 (the most recent, today included) and 周末 (this week's weekend)."""
     out = []
-    for m in re.finditer(rf"(?P<p>上上|下下|上|下|本|这)(?:一)?个?{WEEK}(?:的)?(?P<d>[一二三四五六日天末])?", text):
+    for m in re.finditer(rf"(?P<p>大上|大下|上上|下下|上|下|本|这)(?:一)?个?{WEEK}"
+                         rf"(?:的?{WEEK}?(?P<d>[一二三四五六日天末]){_SUNDAY_TOO}?)?", text):  # fmt: skip
         out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, WEEKDAY))
     for m in re.finditer(r"(?P<p>先々|先先|先|今|再来|来)周(?:の)?(?:(?P<d>[月火水木金土日末])(?:曜日?)?)?", text):
         out.append(_week_found(m, WEEK_SHIFTS[m["p"]], today, JA_WEEKDAY))
-    for m in re.finditer(rf"(?<![上下本这个每□])(?:{WEEK})(?P<d>[一二三四五六日天末])", text):
+    for m in re.finditer(rf"(?<![上下本这个每□])(?:{WEEK})(?P<d>[一二三四五六日天末]){_SUNDAY_TOO}?", text):
         if m["d"] == "末":
             out.append(Found(m.start(), m.end(), relative_period("weekend", today, 0), "weekend", RANK_RELATIVE))
             continue
         d = weekday_relative(WEEKDAY[m["d"]], today, "bare")
+        if future:  # 周五打算做什么: the coming Friday, today included
+            d = today + timedelta(days=(WEEKDAY[m["d"]] - today.weekday()) % 7)
+        if m["sun"]:  # 周六日: that Saturday and the Sunday after
+            out.append(Found(m.start(), m.end(), Span(d, d + DAY), "weekend", RANK_WEEKDAY, repeats="week"))
+            continue
         end = m.end() + (len(p.group(0)) if (p := re.match(_DAY_PART, text[m.end() :])) else 0)
         out.append(Found(m.start(), end, day(d), "day", RANK_WEEKDAY, repeats="week"))
     for m in re.finditer(r"(?<![周□の])(?P<d>[月火水木金土日])曜日?", text):
         d = weekday_relative(JA_WEEKDAY[m["d"]], today, "bare")
+        if future:  # 金曜日は何をする予定: the coming Friday
+            d = today + timedelta(days=(JA_WEEKDAY[m["d"]] - today.weekday()) % 7)
         out.append(Found(m.start(), m.end(), day(d), "day", RANK_WEEKDAY, repeats="week"))
     return out
 
@@ -364,7 +404,7 @@ def _week_found(m: re.Match[str], shift: int, today: date, names: dict[str, int]
     which = m["d"]
     if which is None:
         return Found(m.start(), m.end(), week, "week", RANK_RELATIVE, current=shift == 0)
-    if which == "末":
+    if which == "末" or m.groupdict().get("sun"):  # 上周末, 本周六和周日, 这个周六日: its weekend
         return Found(m.start(), m.end(), Span(week.start + 5 * DAY, week.end), "weekend", RANK_RELATIVE)
     return Found(m.start(), m.end(), day(week.start + timedelta(days=names[which])), "day", RANK_WEEKDAY, in_week=True)
 
@@ -385,7 +425,7 @@ def _days(text: str, today: date, hour: int, hemisphere: str, future: bool) -> l
 def _quarters(text: str, today: date, hour: int, hemisphere: str, future: bool) -> list[Found]:
     """(2024年 / 去年)第三季度, 一季度, 今年第一季, Q1; 上季度 / 本季度 / 下下个季度."""
     out = []
-    pattern = rf"{YEAR_PREFIX}(?:第(?P<q1>[一二三四1-4])季度?|(?P<q2>[一二三四1-4])季度|[qQ](?P<q3>[1-4]))"
+    pattern = rf"{YEAR_PREFIX}(?:第(?P<q1>[一二三四1-4])(?:季度?|四半期)|(?P<q2>[一二三四1-4])季度|[qQ](?P<q3>[1-4]))"
     for m in re.finditer(pattern, text):
         year = _year(m["yd"], m["yw"], today)
         quarter = number(m["q1"] or m["q2"] or m["q3"])
@@ -462,6 +502,27 @@ def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     for m in re.finditer(r"(?<![0-9一二两三四五六七八九十年月日])前(?P<n>两|二|2|几)天", text):
         span = Span(today - 3 * DAY, today - DAY) if m["n"] != "几" else Span(today - 5 * DAY, today - 2 * DAY)
         out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    # 前三天, 前五天: the last N days (N of three or more; 前两天 and 前几天 are "a couple / a few days ago" above)
+    last_n = rf"(?<![0-9一二两三四五六七八九十年月日])前(?P<n>{SMALL})(?P<u>天|周|个星期|个礼拜|个月|年)"
+    for m in re.finditer(last_n, text):
+        n = number(m["n"])
+        if n >= 3:
+            span = between(shift(today, _unit(m["u"]), -n, hour), today, until_now=True)
+            if span:
+                out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
+    # 一年半前, 一个半月前, 两年半后, 两个半月后, 1年半前: N and a half units ago / later, that day
+    for m in re.finditer(rf"(?P<n>{SMALL})(?:(?P<y>年)半|个半(?P<u>月|星期|礼拜|小时|钟头)|(?P<j>ヶ月|か月|カ月)半"
+                         rf"|(?P<d>天)半|(?P<w>周|个?星期|个?礼拜)半)"
+                         rf"(?P<dir>(?:以|之)?前|(?:以|之)?后|後)", text):  # fmt: skip
+        unit = "year" if m["y"] else "day" if m["d"] else "week" if m["w"] else "month" if m["j"] else _unit(m["u"])
+        moved = shift(today, unit, (number(m["n"]) + 0.5) * (-1 if "前" in m["dir"] else 1), hour)
+        if moved:
+            out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
+    # 明后天, 今明两天, 昨今两天, 明后两天: two days joined
+    for m in re.finditer(r"(?P<a>[前昨今明])(?P<b>[昨今明后])两?天(?!气)", text):
+        a, b = _JOINED[m["a"]], _JOINED[m["b"]]
+        if b == a + 1:
+            out.append(Found(m.start(), m.end(), Span(today + a * DAY, today + b * DAY), "period", RANK_DAY))
     ahead = ("未来", "接下来", "接下来的", "今后", "往后")
     for m in re.finditer(
         rf"(?P<dir>过去|最近|近|这|未来|接下来的?|今后|往后)的?{_COUNT}{_UNIT}(?:内|里|以内|之内|来)?", text
@@ -486,6 +547,9 @@ def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -
         if span:
             out.append(Found(m.start(), m.end(), span, "day" if span.days == 1 else "period", RANK_AGO))
     return out
+
+
+_JOINED = {"前": -2, "昨": -1, "今": 0, "明": 1, "后": 2}
 
 
 def _ago(word: str, unit: str, sign: int, today: date, hour: int) -> Span | None:
@@ -514,7 +578,7 @@ def _holidays(text: str, today: date, hour: int, hemisphere: str, future: bool) 
     for m in re.finditer(rf"{YEAR_PREFIX}(?P<h>{_HOLIDAY_NAMES})", text):
         name = m["h"]
         if name == "五一" and (re.match(r"[周期拜]", text[m.start("h") - 1 : m.start("h")] or " ")
-                             or re.match(r"[起下个点号]", text[m.end() : m.end() + 1] or " ")):  # fmt: skip
+                             or re.match(r"[起下个点号路街道巷桥村]", text[m.end() : m.end() + 1] or " ")):  # fmt: skip
             continue  # 周五一起, 五一点: not May Day
         if re.match(r"快乐|愉快|節日快樂", text[m.end() : m.end() + 2]):
             continue  # 春节快乐, 中秋快乐: a greeting, not a date

@@ -102,6 +102,7 @@ class Combinators:
     year_of: str = ""  # between a year and the named period it places: "last year's third quarter"
     anchor: Sequence[tuple[str, int]] = ()  # between a relative period and a date: "the week before 16 November"
     article: str = ""  # an article that may stand between the words before an atom and the atom
+    join_days: str = ""  # between two single days that make one window: 昨天和前天, 下周一和周二
     word: str = r"\w"  # what a word is made of, for the boundaries (Chinese: nothing, it has no spaces)
 
 
@@ -146,6 +147,7 @@ class Rules:
             for before, between in c.range_pairs
         ]
         self.range_after = re.compile(rf"\s*(?:{_alt(c.range_after)})") if c.range_after else None
+        self.join_days = re.compile(rf"^\s*(?:{c.join_days})\s*$") if c.join_days else None
 
 
 REACH = 80  # characters: how far from an atom the words that combine it may lie
@@ -169,6 +171,7 @@ def window(text: str, atoms: list[Found], rules: Rules, today: date) -> Span | N
     kept = _placed_in_years(text, kept, rules)
     kept = _parts_and_around(text, kept, rules)
     kept = _anchored(text, kept, rules)
+    kept = _joined_days(text, kept, rules)
     kept = _ranges(text, kept, rules, today)
     kept = _open_ends(text, kept, rules, today)
     strong = [f for f in kept if not f.weak and not f.now]
@@ -306,6 +309,31 @@ def _apply_part(f: Found, part: str, start: int | None = None, end: int | None =
 def _part_in_year(in_year: Callable[[int], Span | None], year: int, kind: str, part: str) -> Span | None:
     whole = in_year(year)
     return None if whole is None else apply_part(whole, kind, part)
+
+
+def _joined_days(text: str, kept: list[Found], rules: Rules) -> list[Found]:
+    """Two single days joined ("昨天和前天", "下周一和周二"): one window from the earlier to the later, at most a
+    week; a bare weekday after a weekday of a given week stays in that week."""
+    if rules.join_days is None:
+        return kept
+    out: list[Found] = []
+    i = 0
+    while i < len(kept):
+        first = kept[i]
+        if i + 1 < len(kept) and first.span.days == 1 and kept[i + 1].span.days == 1 and not kept[i + 1].now:
+            second = kept[i + 1]
+            if rules.join_days.match(text[first.end : second.start]) and not (first.weak or second.weak):
+                a, b = first.span.start, second.span.start
+                if first.in_week and second.repeats == "week" and not second.in_week:
+                    b = a + timedelta(days=(b.weekday() - a.weekday()) % 7)
+                span = Span(min(a, b), max(a, b))
+                if span.days <= 7:
+                    out.append(Found(first.start, second.end, span, "period", min(first.rank, second.rank)))
+                    i += 2
+                    continue
+        out.append(first)
+        i += 1
+    return out
 
 
 def _ranges(text: str, kept: list[Found], rules: Rules, today: date) -> list[Found]:
