@@ -50,7 +50,7 @@ from datetime import date, datetime, timedelta
 
 from . import chinese, european, parse_temporal, words
 from .dates import Span, add_months, day, day_of_month_recent, make_date, relative_period
-from .grammar import RANK_MONTH_DAY, Found
+from .grammar import RANK_MONTH_DAY, RANK_RELATIVE, Found
 
 __all__ = ["language", "orientation", "read_statement", "statement_window"]
 
@@ -73,7 +73,7 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
     ``today``: habitual ones dropped, yearless ones moved to the occurrence their clause means, "this
     weekend" placed, a weekday beside a date dropped (rules 3-6 of the module docstring)."""
     lang = language(text)
-    atoms = _dates_after_weekdays(text, atoms, today)
+    atoms = _dates_after_weekdays(text, [*atoms, *_statement_atoms(text, atoms, today, lang)], today)
     out: list[Found] = []
     for f in atoms:
         way = orientation(text, f.start, f.end, lang)
@@ -83,6 +83,9 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
             out.append(f)  # "since March", "by Friday": an open end, read as a question reads it
         elif f.kind == "weekend" and _this_weekend(text, f, today, lang):
             out.append(replace(f, span=_weekend(today, way)))
+        elif f.kind == "day" and f.repeats == "week" and _COMING.search(text, f.start, f.end):
+            ahead = (f.span.start.weekday() - today.weekday()) % 7 or 7  # "is coming Saturday": the first one ahead
+            out.append(replace(f, span=day(today + timedelta(days=ahead))))
         elif _bare(text, f, lang):
             out.append(replace(f, span=_roll(f, today, way)))
         else:
@@ -98,11 +101,21 @@ _STOPWORDS = {
     "de": "der die das und ist sind wir ich nicht am im mit ein eine zu auf für den dem des wird haben hat war "
     "er sie es uns",
     "fr": "le la les et est sont nous je un une du des pour dans avec ce cette au aux il elle on été avons ai "
-    "c'est j'ai",
-    "es": "el la los las y es son nosotros que en del un una por para con este esta al fue hemos ha está",
-    "it": "il lo la gli le e è sono noi che di del della un una per con questo questa al ho ha abbiamo siamo",
+    "c'est j'ai très chez pas ne mon ma mes notre ont sommes",
+    "es": "el la los las y es son nosotros que en del un una por para con este esta al fue hemos ha está estamos "
+    "vamos fuimos muy pero también ya",
+    "it": "il lo la gli le e è sono noi che di del della un una per con questo questa al ho ha abbiamo siamo "
+    "era eravamo nel nella alla dalla anche già molto ci siamo andiamo vado",
+}
+# weekday names tell a short message's language ("Dimanche, on a couru 10 km."): two points each
+_WEEKDAYS_OF = {
+    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
+    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche",
+    "es": "lunes martes miércoles miercoles jueves viernes sábado sabado domingo",
+    "it": "lunedì lunedi martedì martedi mercoledì mercoledi giovedì giovedi venerdì venerdi sabato domenica",
 }
 _STOPWORD_SETS = {lang: set(ws.split()) for lang, ws in _STOPWORDS.items()}
+_WEEKDAY_SETS = {lang: set(ws.split()) for lang, ws in _WEEKDAYS_OF.items()}
 _KANA = re.compile(r"[\u3040-\u30ff]")
 
 
@@ -115,9 +128,12 @@ def language(text: str) -> str:
         return "ru"
     tokens = re.findall(r"[^\W\d_]+(?:'[^\W\d_]+)?", text.lower())
     scores = {lang: sum(t in stop for t in tokens) for lang, stop in _STOPWORD_SETS.items()}
+    for lang, names in _WEEKDAY_SETS.items():
+        scores[lang] += 2 * sum(t in names for t in tokens)
     scores["es"] += 2 * len(re.findall(r"[ñ¿¡]", text))
     scores["de"] += 2 * len(re.findall(r"[äöüß]", text))
-    best = max(scores, key=lambda lang: (scores[lang], lang == "en"))
+    accented = bool(re.search(r"[^\W\d_a-z]", text.lower()))  # a tie goes to English, unless a letter is not
+    best = max(scores, key=lambda lang: (scores[lang], (lang == "en") != accented))
     return best if scores[best] else "en"
 
 
@@ -163,7 +179,10 @@ def _around(pieces: list[tuple[int, int]], position: int) -> tuple[int, int]:
 # -- tense ---------------------------------------------------------------------------------------------
 
 _EN_IRREGULAR_PAST = (
-    "ate became began bit blew bought brought built burnt came caught chose dealt did drank drew drove fed felt "
+    "ate awoke became began bit blew broke bought brought built burnt came caught chose crept dealt did dove drank "
+    "drew drove dug fed felt fell fled flung forbade froze ground hung knelt leapt lit meant mistook overslept "
+    "overtook rebuilt rewrote sank shone shrank slid sought sped spun spat split spread sprang stank strode struck "
+    "stung swept swore swung tore trod undertook underwent upset withdrew wound felt "
     "fought found flew forgot forgave froze gave got went grew had heard held hid hit hurt kept knew laid led "
     "left lent lost made meant met paid quit ran rang rode rose said sang sank sat saw sent shook shot showed "
     "shut slept sold spent spoke stood stole stuck swam taught thought threw told took tore understood was were "
@@ -185,13 +204,11 @@ _PLANNING = (
     r"invit|agre|decid|bump|shift)\w*"
 )
 _EN_PRESENT = (
-    "is are am isn't aren't do does don't doesn't has have can can't must need needs want wants hope plan plans "
-    "start starts begin begins open opens close closes end ends leave leaves arrive arrives land lands fly flies "
-    "meet meets go goes come comes return returns launch launches ship ships kick kicks host hosts move moves "
-    "join joins run runs take takes happen happens get gets play plays visit visits travel travels head heads "
-    "marry marries celebrate celebrates graduate graduates present presents finish finishes wraps wrap "
-    "expire expires renew renews due"
+    "is are am isn't aren't do does don't doesn't has have can can't must needs wants hopes starts begins opens "
+    "closes ends leaves arrives lands flies meets goes comes returns launches ships kicks hosts moves joins takes "
+    "happens gets plays heads marries celebrates graduates presents finishes wraps expires renews due"
 ).split()
+_EN_DETERMINERS = set("the a an my our your his her their its this that these those".split())
 _EN_IS = {f"{w}'s" for w in ("it", "he", "she", "that", "there", "what", "who", "here")}
 _EN_PRONOUN_VERB = re.compile(r"\b(?:i|we|you|they|he|she)\s+(?:also\s+|just\s+|still\s+|finally\s+)?([a-z]+)\b")
 
@@ -219,14 +236,16 @@ def _english_tags(clause: str, offset: int) -> list[tuple[int, str]]:
             word.endswith("ed")
             and len(word) > 4
             and word not in _EN_NOT_PAST_ED
-            and previous
-            not in ("the", "a", "an", "my", "our", "your", "his", "her", "their", "its", "is", "are", "am", "be",
-                    "been", "being", "get", "gets", "getting", "so", "very", "really", "too", "more", "most")
+            and previous not in _EN_DETERMINERS
+            and previous not in ("is", "are", "am", "be", "been", "being", "get", "gets", "getting", "so", "very",
+                                 "really", "too", "more", "most")
             and not previous.endswith(("'s", "'re", "'m"))
         ):  # fmt: skip
             tense = PAST
-        elif word in _EN_PRESENT or word.endswith(("'re", "'m")) or word in _EN_IS:
-            tense = _PRESENT
+        elif (
+            (word in _EN_PRESENT and previous not in _EN_DETERMINERS) or word.endswith(("'re", "'m")) or word in _EN_IS
+        ):
+            tense = _PRESENT  # "she starts", not "the starts"
         if tense:
             tags.append((offset + at, tense))
         previous = word
@@ -248,7 +267,15 @@ _DE_PARTICIPLE = (
     r"ge(?!gen\b|nug\b|stern\b|rn\b|rne\b|nau\b|rade\b|sund\b|meinsam\b|hen\b|ben\b|winnen\b|nießen\b|hören\b)"
     r"[a-zäöüß]{2,}(?:t|en)"
 )
+# a participle without ge- (inseparable prefixes, -ieren verbs): "unterschrieben", "verkauft", "organisiert"
+_DE_PARTICIPLE_END = (
+    rf"(?:{_DE_PARTICIPLE}|(?:be|ver|er|ent|zer|emp|miss|unter|über|hinter|wider)[a-zäöüß]{{3,}}(?:t|en)"
+    r"|[a-zäöüß]{3,}iert)"
+)
 _DE_PLANNED = r"geplant|angesetzt|vorgesehen|terminiert|angekündigt|verschoben|festgelegt|gebucht|verlegt|bestätigt"
+_NOT_PARTICIPLE = rf"(?!(?:{_alt(re.escape(w) for w in [*words.WEEKDAY_NAMES, *words.MONTH_NAMES])}|lieu)\b)"
+_FR_BETWEEN = r"(?:(?:pas|déjà|bien|enfin|aussi|encore|toujours|jamais|vraiment|tous|tout|finalement|rien) )?"
+_IT_BETWEEN = r"(?:(?:già|finalmente|appena|anche|ancora|sempre|mai|davvero|tutti|tutto|non) )?"
 _FR_PARTICIPLE = r"(?:été|[a-zéèêàâîïôûç]+(?:é|ée|és|ées|i|ie|is|ies|it|ite|u|ue|us|ert|erte|int|inte))"
 _FR_PLANNED = r"prévue?s?|fixée?s?|programmée?s?|planifiée?s?|organisée?s?|décalée?s?|reportée?s?|confirmée?s?"
 _IT_PARTICIPLE = r"[a-zàèéìòù]+(?:ato|ata|ati|ate|uto|uta|uti|ute|ito|ita|iti|ite|tto|tta|sto|sta|so|sa)"
@@ -266,6 +293,7 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         "de": [
             (r"\b(?:wird|werde|werden|wirst|werdet|würde|würden)\b", FUTURE),
             (rf"\b(?:habe|hat|haben|hast|habt|hatte|hatten)\b(?=.*\b{_DE_PARTICIPLE}\b)", PAST),
+            (rf"\b(?:habe|hat|haben|hast|habt|bin|ist|sind|bist|seid)\b(?=.*\b{_DE_PARTICIPLE_END}$)", PAST),
             (rf"\b(?:bin|ist|sind|bist|seid)\b(?=.*\b(?!(?:{_DE_PLANNED})\b){_DE_PARTICIPLE}\b)", PAST),
             (
                 r"\b(?:war|waren|warst|wart|hatte|hatten|hattest|wurde|wurden|ging|gingen|kam|kamen|gab|fand|fanden|"
@@ -287,9 +315,12 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
                 r"(?<!\bextra)(?<!opéra)(?<!caméra)",
                 FUTURE,
             ),
-            (rf"(?:\b|(?<='))(?:ai|as|a|avons|avez|ont|avait|avaient)\s+(?:\w+\s+)?{_FR_PARTICIPLE}\b", PAST),
             (
-                rf"(?:\b|(?<='))(?:suis|es|est|sommes|êtes|sont)\s+(?:\w+\s+)?(?!(?:{_FR_PLANNED})\b){_FR_PARTICIPLE}\b",
+                rf"(?:\b|(?<='))(?:ai|as|a|avons|avez|ont|avait|avaient)\s+{_FR_BETWEEN}{_NOT_PARTICIPLE}{_FR_PARTICIPLE}\b",
+                PAST,
+            ),
+            (
+                rf"(?:\b|(?<='))(?:suis|es|est|sommes|êtes|sont)\s+{_FR_BETWEEN}(?!(?:{_FR_PLANNED})\b){_NOT_PARTICIPLE}{_FR_PARTICIPLE}\b",
                 PAST,
             ),
             (
@@ -310,7 +341,7 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
             (
                 r"\b(?:fue|fui|fuimos|fueron|fuiste|era|eran|estuvo|estuve|estuvimos|tuvo|tuve|tuvimos|hubo|dijo|"
                 r"hizo|hicimos|vino|vinieron|pude|pudo|[a-záéíóúñ]{2,}(?:ó|aron|ieron|aste|iste|aba|aban|ábamos)"
-                r"|[a-záéíóúñ]{3,}(?<!qu)é)\b",
+                r"|[a-záéíóúñ]{3,}(?<!qu)é|(?!aquí|allí|ahí|así)[a-záéíóúñ]{3,}í)\b",
                 PAST,
             ),
             (
@@ -321,8 +352,14 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
         ],
         "it": [
             (r"\b[a-zàèéìòù]{2,}(?:erò|irò|arò|drò|rrò|vrò|erai|irai|rà|remo|rete|ranno)\b", FUTURE),
-            (rf"\b(?:ho|hai|ha|abbiamo|avete|hanno|avevo|aveva|avevamo|avevano)\s+(?:\w+\s+)?{_IT_PARTICIPLE}\b", PAST),
-            (rf"\b(?:sono|sei|è|siamo|siete)\s+(?:\w+\s+)?(?!(?:{_IT_PLANNED})\b){_IT_PARTICIPLE}\b", PAST),
+            (
+                rf"\b(?:ho|hai|ha|abbiamo|avete|hanno|avevo|aveva|avevamo|avevano)\s+{_IT_BETWEEN}{_NOT_PARTICIPLE}{_IT_PARTICIPLE}\b",
+                PAST,
+            ),
+            (
+                rf"\b(?:sono|sei|è|siamo|siete)\s+{_IT_BETWEEN}(?!(?:{_IT_PLANNED})\b){_NOT_PARTICIPLE}{_IT_PARTICIPLE}\b",
+                PAST,
+            ),
             (
                 r"\b(?:era|erano|ero|eravamo|fu|furono|[a-zàèéìòù]{2,}(?:ava|avano|avamo|eva|evano|evamo|iva|ivano))\b",
                 PAST,
@@ -394,15 +431,21 @@ _HABITUAL = {
     "ja": r"毎|いつも|よく|普段|たいてい|大抵",
 }
 _HABITUAL_RE = {lang: re.compile(p) for lang, p in _HABITUAL.items()}
-_PLANNING_BEFORE = re.compile(rf"\b{_PLANNING}\b[^,.;:]*\b(?:for|to|until|till)(?: the| a| an)? $")
+_PLANNING_BEFORE = re.compile(rf"\b{_PLANNING}\b[^,.;:]*\b(?:for|to|until|till)\b[^,.;:]{{0,16}}$")
 
 
 def _tags(text: str, start: int, end: int, lang: str) -> list[tuple[int, str]]:
     """(position in ``text``, tense) of the verbs and tense cues in text[start:end]."""
     piece = text[start:end]
     if lang == "en":
-        return _english_tags(piece, start)
-    return sorted((start + m.start(), tense) for pattern, tense in _TAGS.get(lang, []) for m in pattern.finditer(piece))
+        found = _english_tags(piece, start)
+    else:
+        found = [(start + m.start(), tense) for pattern, tense in _TAGS.get(lang, []) for m in pattern.finditer(piece)]
+    strongest: dict[int, str] = {}
+    for position, tense in found:  # "sind ... umgezogen": the past, not the present of "sind"
+        if strongest.get(position) in (None, _PRESENT):
+            strongest[position] = tense
+    return sorted(strongest.items())
 
 
 def orientation(text: str, start: int, end: int, lang: str | None = None) -> str:
@@ -424,6 +467,8 @@ def orientation(text: str, start: int, end: int, lang: str | None = None) -> str
         if tense == PAST and lang == "en" and _PLANNING_BEFORE.search(text[position:start]):
             return FUTURE  # "we booked the venue for June 14": the date of what was booked
         return PAST if tense == PAST else FUTURE
+    if lang in ("zh", "ja"):
+        return NONE  # no tense in the clause: its own verb has none either (她1月4日入职)
     tags = [t for t in _tags(text, *sentence, lang) if not start <= t[0] < end and not clause[0] <= t[0] < clause[1]]
     if tags:
         tense = min(tags, key=lambda t: abs(t[0] - start))[1]
@@ -519,8 +564,47 @@ def _weekend(today: date, way: str) -> Span:
 
 _DATE_AFTER_WEEKDAY = re.compile(
     rf",? (?:the )?(?:(?P<m>{european.MONTH})\.? (?P<d>{european.DOM})(?:st|nd|rd|th)?"
-    rf"|(?P<d2>{european.DOM})(?:st|nd|rd|th|\.)? (?:of )?(?P<m2>{european.MONTH}))(?![\w:])"
+    rf"|(?P<d2>{european.DOM})(?:st|nd|rd|th|\.)? (?:of )?(?P<m2>{european.MONTH})"
+    rf"|(?P<d3>{european.DOM})(?:st|nd|rd|th))(?![\w:])"
 )
+
+
+_COMING = re.compile(r"\b(?:this )?(?:coming|upcoming)\b")
+_DAY_ALONE = {
+    "en": r"\b(?:for|due|is|on|by) the (?P<d>{dom})(?:st|nd|rd|th)\b"
+    r"(?! (?:of|century|birthday|anniversary|floor|place))",
+    "de": r"\b(?:am|zum|bis zum|ab dem) (?P<d>{dom})\.(?= ?(?:[,;!?]|$|\.|[a-zäöüß]+(?![a-zäöüß]*\.? ?\d)))",
+    "fr": r"\ble (?P<d>{dom})(?:er)?(?= ?(?:[.,;!?]|$))",
+    "es": r"\bel (?:día )?(?P<d>{dom})(?= ?(?:[.,;!?]|$))",
+    "it": r"\b(?:il|l') ?(?P<d>{dom})(?= ?(?:[.,;!?]|$))",
+    "zh": r"(?<![月\d])(?P<d>\d{{1,2}})[号日](?![楼线床门房位车机桌])",
+}
+_DAY_ALONE_RE = {lang: re.compile(p.format(dom=european.DOM)) for lang, p in _DAY_ALONE.items()}
+_WEEKEND_ALONE = re.compile(r"\b(?:all|the whole|the entire) weekend\b|\b(?:am|übers) wochenende\b")
+
+
+def _statement_atoms(text: str, atoms: list[Found], today: date, lang: str) -> list[Found]:
+    """Forms a statement uses that the analyzer leaves alone: a day of the month alone ("booked for the
+    9th", "am 15.", "le 3", "el día 15", "il 20", "20号": the most recent such day, today included, until
+    the clause says otherwise) and a weekend without a modifier ("all weekend", "am Wochenende")."""
+    out: list[Found] = []
+
+    def free(start: int, end: int) -> bool:  # a weak atom there ("weekend" alone) gives way
+        return all(a.end <= start or a.start >= end for a in [*atoms, *out] if not a.weak)
+
+    patterns = [_DAY_ALONE_RE["zh"]] if lang in ("zh", "ja") else [p for k, p in _DAY_ALONE_RE.items() if k != "zh"]
+    for m in (m for pattern in patterns for m in pattern.finditer(text)):
+        if free(m.start(), m.end()):
+            for back in range(3):
+                first = add_months(today.replace(day=1), -back)
+                found = make_date(first.year, first.month, int(m["d"]))
+                if found and found <= today:
+                    out.append(Found(m.start(), m.end(), day(found), "day", RANK_MONTH_DAY))
+                    break
+    for m in _WEEKEND_ALONE.finditer(text):
+        if free(m.start(), m.end()):
+            out.append(Found(m.start(), m.end(), relative_period("weekend", today, 0), "weekend", RANK_RELATIVE))
+    return out
 
 
 def _dates_after_weekdays(text: str, atoms: list[Found], today: date) -> list[Found]:
@@ -534,7 +618,15 @@ def _dates_after_weekdays(text: str, atoms: list[Found], today: date) -> list[Fo
         if m is None:
             continue
         taken = [a for a in atoms if a.kind == "day" and a is not f and a.start < m.end() and m.start() < a.end]
-        if not any(a.repeats != "week" for a in taken):
+        if m["d3"] and not taken:  # "Thursday the 18th": that day of the month
+            found = make_date(today.year, today.month, int(m["d3"]))
+            if found is None:
+                continue
+            if found > today:
+                previous = add_months(today.replace(day=1), -1)
+                found = make_date(previous.year, previous.month, int(m["d3"])) or found
+            out.append(Found(m.start("d3"), m.end(), day(found), "day", RANK_MONTH_DAY))
+        elif not any(a.repeats != "week" for a in taken) and not m["d3"]:
             name, number = (m["m"], m["d"]) if m["m"] else (m["m2"], m["d2"])
             month = words.MONTH_NAMES.get(name) or words.MONTH_ABBREVIATIONS.get(name)
             recent = day_of_month_recent(month, int(number), today) if month else None
