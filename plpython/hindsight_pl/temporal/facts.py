@@ -52,7 +52,7 @@ from . import chinese, european, parse_temporal, words
 from .dates import Span, add_months, day, day_of_month_recent, make_date, relative_period
 from .grammar import RANK_MONTH_DAY, RANK_RELATIVE, Found
 
-__all__ = ["language", "orientation", "read_statement", "statement_window"]
+__all__ = ["has_tense", "language", "orientation", "read_statement", "statement_window"]
 
 PAST, FUTURE, HABITUAL, NONE = "past", "future", "habitual", "none"
 # present tenses date forward ("is on Thursday", "starts January 4"): the same reading as a future one
@@ -76,6 +76,8 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
     atoms = _dates_after_weekdays(text, [*atoms, *_statement_atoms(text, atoms, today, lang)], today)
     out: list[Found] = []
     for f in atoms:
+        if f.weak and lang != "fr" and text[f.start : f.end] in ("an", "ans"):
+            continue  # French "an" (year) in another language is a word: "sie fängt am 4. Januar an"
         way = orientation(text, f.start, f.end, lang)
         if way == HABITUAL:
             continue
@@ -93,6 +95,15 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
     return out
 
 
+def has_tense(sentence: str) -> bool:
+    """Whether the tense rules find a verb in ``sentence`` written in German, French, Spanish, Italian or
+    Russian ("On part lundi.", "Übermorgen kommt der Techniker."); always False for English (the
+    extractor's own word lists read it) and for Chinese and Japanese."""
+    text = european.normalise(sentence)[0]
+    lang = language(text)
+    return lang not in ("en", "zh", "ja") and bool(_tags(text, 0, len(text), lang))
+
+
 # -- languages ------------------------------------------------------------------------------------------
 
 _STOPWORDS = {
@@ -107,12 +118,17 @@ _STOPWORDS = {
     "it": "il lo la gli le e è sono noi che di del della un una per con questo questa al ho ha abbiamo siamo "
     "era eravamo nel nella alla dalla anche già molto ci siamo andiamo vado",
 }
-# weekday names tell a short message's language ("Dimanche, on a couru 10 km."): two points each
+# time words tell a short message's language ("Dimanche, on a couru 10 km.", "Ayer acepté la oferta."): two
+# points each
 _WEEKDAYS_OF = {
-    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag",
-    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche",
-    "es": "lunes martes miércoles miercoles jueves viernes sábado sabado domingo",
-    "it": "lunedì lunedi martedì martedi mercoledì mercoledi giovedì giovedi venerdì venerdi sabato domenica",
+    "de": "montag dienstag mittwoch donnerstag freitag samstag sonntag gestern heute morgen vorgestern übermorgen "
+    "januar februar märz juni juli oktober dezember",
+    "fr": "lundi mardi mercredi jeudi vendredi samedi dimanche hier demain aujourd'hui avant-hier après-demain "
+    "janvier février avril juin juillet août septembre octobre décembre",
+    "es": "lunes martes miércoles miercoles jueves viernes sábado sabado domingo ayer mañana hoy anteayer "
+    "enero febrero abril mayo junio julio septiembre octubre noviembre diciembre",
+    "it": "lunedì lunedi martedì martedi mercoledì mercoledi giovedì giovedi venerdì venerdi sabato domenica ieri "
+    "domani oggi dopodomani gennaio febbraio aprile maggio giugno luglio settembre ottobre dicembre",
 }
 _STOPWORD_SETS = {lang: set(ws.split()) for lang, ws in _STOPWORDS.items()}
 _WEEKDAY_SETS = {lang: set(ws.split()) for lang, ws in _WEEKDAYS_OF.items()}
@@ -133,7 +149,13 @@ def language(text: str) -> str:
     scores["es"] += 2 * len(re.findall(r"[ñ¿¡]", text))
     scores["de"] += 2 * len(re.findall(r"[äöüß]", text))
     accented = bool(re.search(r"[^\W\d_a-z]", text.lower()))  # a tie goes to English, unless a letter is not
-    best = max(scores, key=lambda lang: (scores[lang], (lang == "en") != accented))
+    lower = text.lower()
+
+    def rank(lang: str) -> tuple[int, bool, bool]:  # then to a language whose tense rules find a verb
+        verbs = lang != "en" and any(p.search(lower) for p, _ in _TAGS[lang])
+        return scores[lang], (lang == "en") != accented, verbs
+
+    best = max(scores, key=rank)
     return best if scores[best] else "en"
 
 
@@ -330,7 +352,8 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
             ),
             (
                 r"(?:\b|(?<='))(?:est|sont|suis|sommes|a|ont|commence|commencent|débute|débutent|arrive|arrivent|"
-                r"part|partons|pars|rentre|rentrons|a lieu|ont lieu|se marie|se marient|déménage|déménageons)\b",
+                r"part|partons|pars|passe|passent|vient|viennent|augmente|augmentent|rentre|rentrons|a lieu|"
+                r"ont lieu|se marie|se marient|déménage|déménageons)\b",
                 _PRESENT,
             ),
         ],
@@ -346,7 +369,7 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
             ),
             (
                 r"\b(?:es|son|está|están|empieza|empiezan|comienza|comienzan|tiene|tenemos|hay|llega|llegan|sale|"
-                r"salimos|nos casamos|se casa|se casan|vuela|volamos|viaja|viajamos)\b",
+                r"salimos|sube|suben|viene|vienen|nos casamos|se casa|se casan|vuela|volamos|viaja|viajamos)\b",
                 _PRESENT,
             ),
         ],
@@ -366,7 +389,7 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
             ),
             (
                 r"\b(?:è|sono|siamo|inizia|iniziano|comincia|cominciano|parte|partiamo|arriva|arrivano|c'è|ci sono|"
-                r"si sposa|ci sposiamo|abbiamo|ha|hanno)\b",
+                r"viene|vengono|aumenta|aumentano|si sposa|ci sposiamo|abbiamo|ha|hanno)\b",
                 _PRESENT,
             ),
         ],
