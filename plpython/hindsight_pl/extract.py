@@ -189,8 +189,9 @@ def has_verb(sentence: str) -> bool:
     """Whether a sentence reads as a clause rather than a fragment.
 
     A clause has an auxiliary, a common English verb in any inflection, an
-    irregular past, a word in -ed/-ing, or more than four words (a verb the
-    lists lack, or another language); Chinese and Japanese need four characters
+    irregular past, a word in -ed/-ing, more than four words (a verb the
+    lists lack, or another language) or a verb the dating rules know in another
+    language (``temporal.facts.has_tense``: "On part lundi."); Chinese and Japanese need four characters
     or more (no rule here can tell their verbs apart).
     """
     if chinese.has_cjk(sentence):
@@ -204,8 +205,9 @@ def has_verb(sentence: str) -> bool:
         if len(word) > 4 and word not in _NOT_VERBS_ING and (word.endswith("ed") or word.endswith("ing")):
             return True
     # no verb this list knows: a short line is a fragment ("Happy new year everyone!"); a
-    # longer one has a verb the list lacks ("Atlas ships the new API in May.")
-    return len(words) > 4
+    # longer one has a verb the list lacks ("Atlas ships the new API in May."); a short one in
+    # another language may have one the dating rules know ("On part lundi.")
+    return len(words) > 4 or facts.has_tense(sentence)
 
 
 @lru_cache(maxsize=4096)
@@ -220,10 +222,21 @@ def _base_verb(word: str) -> bool:
 
 
 def split_sentences(passage: str) -> list[str]:
-    """Sentences of a passage: pysbd for alphabetic text, 。！？ for Chinese and Japanese."""
+    """Sentences of a passage: pysbd for alphabetic text (a day number stays with the month after it: "am
+    4. Januar"), 。！？ for Chinese and Japanese."""
     if chinese.has_cjk(passage):
         return [s.strip() for s in _CJK_SENTENCE.findall(passage) if s.strip()]
-    return [s.strip() for s in _segmenter().segment(passage) if s.strip()]
+    sentences: list[str] = []
+    for s in _segmenter().segment(passage):
+        if sentences and _ORDINAL_END.search(sentences[-1]) and _MONTH_START.match(s.strip()):
+            sentences[-1] = f"{sentences[-1]} {s.strip()}"  # "am 4. Januar": a German date, not two sentences
+        elif s.strip():
+            sentences.append(s.strip())
+    return sentences
+
+
+_ORDINAL_END = re.compile(r"(?<![\d.])\d{1,2}\.$")
+_MONTH_START = re.compile(rf"(?:{'|'.join(sorted(words.MONTH_NAMES, key=len, reverse=True))})\b", re.IGNORECASE)
 
 
 _PER_THREAD = threading.local()
