@@ -68,6 +68,7 @@ class Context:
     hemisphere: str
     future: bool
     cased: str
+    soon: bool = False  # future, or German's present ("Was machen wir am Freitag?"): a bare weekday or weekend ahead
 
 
 def _alt(items: Iterable[str]) -> str:
@@ -410,6 +411,10 @@ def _ago(text: str, ctx: Context) -> list[Found]:
         moved = shift(today, "year", years, ctx.hour)
         if moved:
             out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
+    for m in re.finditer(rf"{B}(?P<u>год|месяц|неделю|день) назад{E}", text):  # "(ровно) год назад": one unit
+        moved = shift(today, words.UNITS[m["u"]], -1, ctx.hour)
+        if moved:
+            out.append(Found(m.start(), m.end(), day(moved), "day", RANK_AGO))
     for m in re.finditer(rf"{B}полгода назад{E}", text):
         moved = shift(today, "year", -0.5, ctx.hour)
         if moved:
@@ -690,16 +695,18 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
         elif word in ("semana", "semaine") and i >= 2 and tokens[i - 2][0] == "fin" and tokens[i - 1][0] == "de":
             unit, first, start = "weekend", i - 2, tokens[i - 2][1]
         near = _modifier(tokens, first, i)
+        if near and near[1] == start and i + 2 < len(tokens) and words.UNITS.get(tokens[i + 2][0]) == "year":
+            near = None  # "четвёртый квартал следующего года": the modifier places the year, not the quarter
         if near is None and word in _PLURAL_UNITS:
             continue  # "after years in hospital admin": a bare plural names no period
         which, lo, hi = near or ("this", start, end)
         span = relative_period(unit, today, {"last": -1, "this": 0, "next": 1}[which])
         weak = near is None
-        if unit == "weekend" and weak and re.search(r"(?:^|\s)the $", _tail(text, start)):
-            # "over the weekend", "how was the weekend?": the most recent one that has begun, from Monday to
-            # Thursday; on Friday, or in a question about the future, the coming one
+        if unit == "weekend" and weak and re.search(r"(?:^|\s)(?:the|am|übers|das|el|il|nel|на) $", _tail(text, start)):
+            # "over the weekend", "how was the weekend?", "am Wochenende": the most recent one that has begun, from
+            # Monday to Thursday; on Friday, or in a question about the future, the coming one
             weak = False
-            if today.weekday() < 4 and not ctx.future:
+            if today.weekday() < 4 and not ctx.soon:
                 span = relative_period("weekend", today, -1)
         out.append(Found(lo, hi, span, unit, RANK_RELATIVE, weak=weak, current=which == "this",
                          anchored=partial(seen_from, unit)))  # fmt: skip
@@ -707,6 +714,8 @@ def _relative_units(text: str, ctx: Context) -> list[Found]:
                          rf"lendemain|veille)(?= (?:{'|'.join(a for a, _ in words.ANCHOR)}))", text):  # fmt: skip
         out.append(Found(m.start(), m.end(), day(today), "day", RANK_DAY, weak=True,
                          anchored=_next_day))  # fmt: skip
+    for m in re.finditer(rf"{B}(?:des |im |dem )?vorjahr(?:es|s)?{E}", text):  # des Vorjahres: last year
+        out.append(Found(m.start(), m.end(), year_span(today.year - 1), "year", RANK_RELATIVE))
     for m in re.finditer(rf"{B}(?P<w>jahres|monats)(?P<p>ende|anfang|beginn|mitte){E}", text):
         whole = year_span(today.year) if m["w"] == "jahres" else month_span(today.year, today.month)
         part = {"ende": "late", "anfang": "early", "beginn": "early", "mitte": "mid"}[m["p"]]
@@ -820,10 +829,15 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
         def in_year(y: int, season: str = season) -> Span:
             return season_of_year(season, y, ctx.hemisphere)
 
-        year = re.match(rf" (?:of |de |del |di |dell'|des |d')?(?:the year )?({YEAR})(?: года| г\.?)?{E}", text[end:])
+        after = re.match(rf" (?:of |de |del |di |dell'|des |d')?(?:the year )?({YEAR})(?: года| г\.?)?{E}", text[end:])
+        year = (int(after[1]), after.end()) if after else None
+        short = re.match(r" (?:del |de |di |dell')(\d\d)(?![\w.,:])| (\d\d)-(?:го|ого)(?!\w)", text[end:])
+        if short and not year:  # "el verano del 22", "летом 22-го": a two-digit year, as "summer '22"
+            two = int(short[1] or short[2])
+            year = (two + (2000 if two <= ctx.today.year % 100 + 5 else 1900), short.end())
         year_before = re.search(rf"{B}({YEAR}) $", _tail(text, start))
-        if year and _year_ok(int(year[1]), ctx.today):
-            out.append(Found(start, end + year.end(), in_year(int(year[1])), "season", RANK_SEASON, year_given=True,
+        if year and _year_ok(year[0], ctx.today):
+            out.append(Found(start, end + year[1], in_year(year[0]), "season", RANK_SEASON, year_given=True,
                              in_year=in_year))  # fmt: skip
             continue
         if year_before and _year_ok(int(year_before[1]), ctx.today):
@@ -848,7 +862,10 @@ def _seasons(text: str, ctx: Context) -> list[Found]:
 _QUARTER_WORD = r"(?:quarter|trimestre|quartal|квартал[еау]?)"
 
 
-_OF_A_RELATIVE_YEAR = re.compile(rf",? (?:of|in) (?:the )?(?:{LAST}|{THIS}|{NEXT}) year{E}")
+_YEAR_WORDS = r"year|année|an|año|anno|jahres|jahr|года|году|год"
+_OF_A_RELATIVE_YEAR = re.compile(rf",? (?:of |in |de |del |di |dell'|des |du |d')?(?:the |l'|la |el |il |le )?"
+                                 rf"(?:(?:{LAST}|{THIS}|{NEXT}) (?:{_YEAR_WORDS})"
+                                 rf"|(?:{_YEAR_WORDS}) (?:{LAST}|{THIS}|{NEXT})){E}")  # fmt: skip
 
 
 def _quarters(text: str, ctx: Context) -> list[Found]:
@@ -908,7 +925,7 @@ def _holidays(text: str, ctx: Context) -> list[Found]:
     """Christmas, Easter, Thanksgiving, Silvester, Noël, Nochevieja, Ferragosto, Рождество ... (named_days)."""
     out = []
     tokens = _tokens(text)
-    for m in re.finditer(rf"{B}(?:{_HOLIDAY_NAMES}){E}", text):
+    for m in re.finditer(rf"(?:{B}|(?<=\w'))(?:{_HOLIDAY_NAMES}){E}", text):  # all'Epifania: after an elision too
         key = named_days.NAMES[m.group(0)]
         year = re.match(rf",? (?:de |del |di |of |des )?({YEAR})(?: года| г\.?)?{E}", text[m.end() :])
         end = m.end()
@@ -992,7 +1009,7 @@ def _weekdays(text: str, ctx: Context) -> list[Found]:
         near = _modifier(tokens, i)
         which, lo, hi = near or ("bare", start, end)
         d = weekday_relative(weekday, ctx.today, which)
-        if which == "bare" and ctx.future:  # "what will we do on Monday?": the coming one, today included
+        if which == "bare" and ctx.soon:  # "what will we do on Monday?": the coming one, today included
             d = ctx.today + timedelta(days=(weekday - ctx.today.weekday()) % 7)
         part = re.match(rf" (?:{_alt(words.DAY_PARTS)}){E}", text[hi:])
         if part:
@@ -1010,13 +1027,16 @@ def _nows(text: str, ctx: Context) -> list[Found]:
 
 
 def _german_compounds(text: str, ctx: Context) -> list[Found]:
-    """die erste Juniwoche, in der letzten Juniwoche, die zweite Märzhälfte."""
+    """die erste Juniwoche, in der letzten Juniwoche, die zweite Märzhälfte, in den letzten Oktobertagen."""
     out = []
+    for m in re.finditer(rf"{B}(?:in )?(?:den |die )?(?P<o>ersten|letzten) (?P<m>{MONTH})tagen?{E}", text):
+        whole = month_relative(_month_number(m["m"]), ctx.today, "bare")
+        span = apply_part(whole, "month", "early" if m["o"] == "ersten" else "late")
+        if span:
+            out.append(Found(m.start(), m.end(), span, "period", RANK_PERIOD))
     parts = {"erste": "week 1", "zweite": "week 2", "dritte": "week 3", "vierte": "week 4", "letzte": "week last"}
     for m in re.finditer(rf"{B}(?:in )?(?:der |die )?(?P<o>erste|zweite|dritte|vierte|letzte)n? (?P<m>{MONTH})"
                          rf"(?P<k>woche|hälfte){E}", text):  # fmt: skip
-        from .dates import apply_part
-
         month = _month_number(m["m"])
         part = parts[m["o"]] if m["k"] == "woche" else {"erste": "first half", "zweite": "second half"}.get(m["o"])
         span = apply_part(month_relative(month, ctx.today, "bare"), "month", part) if part else None
@@ -1033,7 +1053,9 @@ FINDERS = [_numeric_dates, _dates, _days_alone, _days_of_relative_months, _germa
 def atoms(query: str, today: date, hour: int, hemisphere: str) -> tuple[str, list[Found]]:
     """The normalised text of ``query`` and every time expression in it."""
     text, cased = normalise(query, today)
-    ctx = Context(today, hour, hemisphere, bool(FUTURE_CUES.search(text) or _PRESENT_FOR_FUTURE.search(text)), cased)
+    future = bool(FUTURE_CUES.search(text) or _PRESENT_FOR_FUTURE.search(text))
+    german_present = bool(_GERMAN_QUESTION.search(text)) and not _GERMAN_PAST.search(text)
+    ctx = Context(today, hour, hemisphere, future, cased, soon=future or german_present)
     found: list[Found] = []
     for finder in FINDERS:
         found.extend(finder(text, ctx))
@@ -1047,12 +1069,18 @@ _PRESENT_FOR_FUTURE = re.compile(
     r"(?:\w+ )?\w{2,}ing|(?:is|are) (?:\w+ )?(?:planned|scheduled|booked|coming up|happening|on the agenda))(?!\w)"
     r"|(?<=\w)(?:'s|'re) (?:\w+ )?(?:planned|scheduled|booked|coming up|happening|on the agenda)(?!\w)"
 )
+# German says the coming weekday in the present ("Was machen wir am Freitag?"); a form of haben or sein's past
+# makes the question past ("Was habe ich am Wochenende gemacht?", "Wie war das Wochenende?")
+_GERMAN_QUESTION = re.compile(r"(?<!\w)(?:wir|ich|du|ihr|habe|hast|habt|haben|sind|seid|nicht|und|dem|für|übers|wen|"
+                              r"wem|wie|mit|machen|machst|geplant|ist|gibt)(?!\w)")  # fmt: skip
+_GERMAN_PAST = re.compile(r"(?<!\w)(?:habe|hast|hat|haben|habt|hatte|hattest|hatten|war|warst|waren|wart|wurde|"
+                          r"wurden|gewesen|ging|gingen)(?!\w)")  # fmt: skip
 _QUOTED = re.compile(r"«[^»]*»|“[^”]*”|„[^“”]*[“”]|\"[^\"]*\"")
 _STREET = re.compile(r"(?:street|st\.|avenue|ave\.|road|straße|strasse|str\.|platz|allee|calle|avenida|plaza|via|viale|"
                      r"piazza|corso|rue|boulevard|place|avenue|улица|улице|улицу|улицы|проспект|проспекте|площадь|"
                      r"площади|переулок)(?: del| de la| de| des| du| della| dei)? $")  # fmt: skip
-_RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|cada|ogni|tutti i|tutte le|tous les|"
-                        r"toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
+_RECURRING = re.compile(r"(?:every|each|jeden|jede|jedes|todos los|todas las|(?<!\w)los|cada|ogni|tutti i|tutte le|"
+                        r"tous les|toutes les|chaque|каждый|каждую|каждое|каждого) $")  # fmt: skip
 # an indefinite article before a weekday: any such day ("a" is a preposition in Spanish and Italian: "de lunes a
 # viernes", so only after an English or German word)
 _ANY_WEEKDAY = re.compile(r"(?<!\w)(?:un|une|ein|einem|einen|cualquier|qualsiasi|qualunque|любой|любую|любое) $")

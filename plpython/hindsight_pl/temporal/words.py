@@ -405,4 +405,8 @@ FUTURE_CUES = ["will", "'ll", "going to", "gonna", "upcoming", "due", "need to",
                "the plan", "planning", "plans for", "planen", "planeamos", "pianifichiamo", "prévoyons",
                "планируем",
                "wird", "werde", "werden", "vamos a", "va a", "van a", "faremo", "farò", "andremo", "allons",
-               "irons", "ferons", "будем", "буду", "будет", "собираемся"]  # fmt: skip
+               "irons", "ferons", "будем", "буду", "будет", "собираемся",
+               # a plan for a day: "Was ist für Montag geplant?", "Qu'est-ce qui est prévu ?", "on va faire"
+               "est prévu", "est prévue", "sont prévus", "on va", "qu'on va", "vais", "vont", "tenemos planeado",
+               "está planeado", "è previsto", "è prevista", "in programma", "запланировано", "запланирован",
+               "запланирована"]  # fmt: skip
