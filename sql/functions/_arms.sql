@@ -234,12 +234,18 @@ BEGIN
     -- than max_entity_units units is common (a speaker on every turn, the user
     -- in every fact) and is not evidence of anything: it is not followed.
     RETURN QUERY
-        WITH seed_entities AS (
-            SELECT DISTINCT ue.entity_id
+        WITH direct AS (
+            SELECT DISTINCT ue.entity_id, en.parent_id
             FROM hindsight.unit_entities ue
             JOIN hindsight.entities en ON en.bank_id = ue.bank_id AND en.id = ue.entity_id
             WHERE ue.bank_id = _graph_expand.bank_id AND ue.unit_id = ANY (from_ids)
-              AND en.mention_count <= max_entity_units
+        ),
+        seed_entities AS (  -- the seeds' entities, their parents and their versions ("PostgreSQL" <-> "PostgreSQL 11")
+            SELECT en.id AS entity_id
+            FROM hindsight.entities en
+            WHERE en.bank_id = _graph_expand.bank_id AND en.mention_count <= max_entity_units
+              AND (en.id IN (SELECT d.entity_id FROM direct d) OR en.id IN (SELECT d.parent_id FROM direct d)
+                   OR en.parent_id IN (SELECT d.entity_id FROM direct d))
         ),
         by_entity AS (
             -- each entity lists a unit once, so count(*) counts distinct shared entities

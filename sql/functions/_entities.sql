@@ -24,6 +24,35 @@ COMMENT ON FUNCTION hindsight._entity_names_compatible(text, text) IS
     'Whether two entity names may be merged at all: their digit-bearing tokens are equal, and neither is found '
     'inside the other except as whole words. Case and punctuation are ignored.';
 
+CREATE OR REPLACE FUNCTION hindsight._entity_aliases(name text)
+RETURNS text[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- "PostgreSQL" -> {postgresq, postgres, postgre}: a one-word name that ends in capitals after a lower-case
+    -- letter is also written without some of them ("Postgres"); a short form has at least four letters.
+    SELECT coalesce(array_agg(lower(left(name, k)) ORDER BY k DESC), '{}')
+    FROM generate_series(4, length(name) - 1) k
+    WHERE name !~ '\s' AND substr(name, k + 1) ~ '^[A-Z]+$' AND left(name, k) ~ '[a-z][A-Z]*$'
+$$;
+COMMENT ON FUNCTION hindsight._entity_aliases(text) IS
+    'The short forms (lower case) entity resolution takes for the same entity as a one-word name ending in '
+    'capitals: "PostgreSQL" -> {postgresq, postgres, postgre}; empty for other names.';
+
+CREATE OR REPLACE FUNCTION hindsight._entity_version_base(name text)
+RETURNS text
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- "PostgreSQL 11" -> "PostgreSQL", "Python 3.12" -> "Python", "Falcon 1.2" -> "Falcon"; not "Room 101"
+    -- (a numbered thing, not a version): a version is a number with a dot, or a number after a name written
+    -- in mixed case (a product).
+    SELECT CASE WHEN name ~ '^\S.*\s+v?[0-9]+\.[0-9][0-9.]*$'
+                  OR name ~ '^\S*[a-z][A-Z]\S*(\s+\S+)*\s+v?[0-9]+$'
+                THEN btrim(regexp_replace(name, '\s+v?[0-9][0-9.]*$', '')) END
+$$;
+COMMENT ON FUNCTION hindsight._entity_version_base(text) IS
+    'The name a versioned name is a version of ("PostgreSQL 11" -> "PostgreSQL", "Python 3.12" -> "Python"): a '
+    'number with a dot, or a number after a name in mixed case; NULL for other names ("Room 101").';
+
 CREATE OR REPLACE FUNCTION hindsight._resolve_entities(
     bank_id text,
     unit_ids uuid[],
@@ -43,7 +72,8 @@ DECLARE
                                    WHERE c.bank_id = _resolve_entities.bank_id), 0);
 BEGIN
     -- Mentions (unit, name, time) -> entities. Per distinct name (case-insensitive):
-    -- an entity of that exact name is reused; otherwise the best of the 200 most
+    -- an entity of that exact name is reused, else one of its alias ("Postgres" for "PostgreSQL" and back,
+    -- hindsight._entity_aliases); otherwise the best of the 200 most
     -- trigram-similar entities is merged into when
     --   score = 0.5 * name similarity
     --         + 0.3 * share of the name's co-mentioned (known, non-hub) entities that
@@ -53,7 +83,9 @@ BEGIN
     -- _entity_names_compatible and is not itself co-mentioned with the name; else
     -- a new entity. A hub (linked to more than half of the bank's units) earns no
     -- co-occurrence credit. INSERT ... ON CONFLICT makes two retains that bring the
-    -- same new name at once end with one entity.
+    -- same new name at once end with one entity. A version ("PostgreSQL 11",
+    -- hindsight._entity_version_base) gets parent_id: the entity of its base name,
+    -- created without mentions when the bank has none (see the statement after this one).
     RETURN QUERY
     WITH m AS (
         SELECT DISTINCT ON (x.u, lower(btrim(x.nm))) x.u AS unit_id, btrim(x.nm) AS name,
@@ -66,18 +98,30 @@ BEGIN
         SELECT m.lname, (array_agg(m.name ORDER BY m.ord))[1] AS name, min(m.at) AS first_at, max(m.at) AS last_at
         FROM m GROUP BY m.lname
     ),
-    exact AS (
-        SELECT n.lname, e.id
+    exact AS (  -- the same name, else an alias: the name without its capitals, or with them
+        SELECT DISTINCT ON (n.lname) n.lname, e.id
         FROM n JOIN hindsight.entities e
-          ON e.bank_id = _resolve_entities.bank_id AND lower(e.canonical_name) = n.lname
+          ON e.bank_id = _resolve_entities.bank_id
+         AND lower(e.canonical_name) = ANY (n.lname || hindsight._entity_aliases(n.name))
+        ORDER BY n.lname, lower(e.canonical_name) <> n.lname, e.id
+    ),
+    exact_or_alias AS (
+        SELECT x.lname, x.id FROM exact x
+        UNION ALL
+        (SELECT DISTINCT ON (n.lname) n.lname, e.id
+         FROM n JOIN hindsight.entities e
+           ON e.bank_id = _resolve_entities.bank_id AND e.canonical_name ILIKE n.name || '%'
+          AND n.lname = ANY (hindsight._entity_aliases(e.canonical_name))
+         WHERE n.lname NOT IN (SELECT lname FROM exact)
+         ORDER BY n.lname, e.id)
     ),
     co_mentioned AS (  -- for each name without an exact match: the known entities beside it
         SELECT DISTINCT m1.lname, x.id AS other_id, e.mention_count > bank_units / 2.0 AS hub
         FROM m m1
         JOIN m m2 ON m2.unit_id = m1.unit_id AND m2.lname <> m1.lname
-        JOIN exact x ON x.lname = m2.lname
+        JOIN exact_or_alias x ON x.lname = m2.lname
         JOIN hindsight.entities e ON e.bank_id = _resolve_entities.bank_id AND e.id = x.id
-        WHERE m1.lname NOT IN (SELECT lname FROM exact)
+        WHERE m1.lname NOT IN (SELECT lname FROM exact_or_alias)
     ),
     scored AS (
         SELECT n.lname, c.id,
@@ -96,12 +140,12 @@ BEGIN
             ORDER BY similarity(e.canonical_name, n.name) DESC, e.id
             LIMIT 200
         ) c
-        WHERE n.lname NOT IN (SELECT lname FROM exact)
+        WHERE n.lname NOT IN (SELECT lname FROM exact_or_alias)
           AND hindsight._entity_names_compatible(c.canonical_name, n.name)
           AND NOT EXISTS (SELECT FROM co_mentioned o WHERE o.lname = n.lname AND o.other_id = c.id)
     ),
     resolved AS (
-        SELECT lname, id FROM exact
+        SELECT lname, id FROM exact_or_alias
         UNION ALL
         (SELECT DISTINCT ON (s.lname) s.lname, s.id FROM scored s WHERE s.score > threshold
          ORDER BY s.lname, s.score DESC, s.id)
@@ -125,13 +169,43 @@ BEGIN
     FROM m
     LEFT JOIN resolved r ON r.lname = m.lname
     LEFT JOIN created c ON c.lname = m.lname;
+
+    -- Versions among these names without a parent: the base name's entity (or its alias) becomes the parent,
+    -- created without mentions where the bank has none.
+    INSERT INTO hindsight.entities AS e (bank_id, canonical_name, first_seen, last_seen)
+    SELECT DISTINCT ON (lower(v.base)) _resolve_entities.bank_id, v.base, v.first_seen, v.last_seen
+    FROM (SELECT hindsight._entity_version_base(c.canonical_name) AS base, c.first_seen, c.last_seen
+          FROM hindsight.entities c
+          WHERE c.bank_id = _resolve_entities.bank_id AND c.parent_id IS NULL
+            AND lower(c.canonical_name) IN (SELECT lower(btrim(x)) FROM unnest(names) x)) v
+    WHERE v.base IS NOT NULL
+      AND NOT EXISTS (SELECT FROM hindsight.entities b
+                      WHERE b.bank_id = _resolve_entities.bank_id
+                        AND (lower(b.canonical_name) = ANY (lower(v.base) || hindsight._entity_aliases(v.base))
+                             OR lower(v.base) = ANY (hindsight._entity_aliases(b.canonical_name))))
+    ORDER BY lower(v.base), v.first_seen
+    ON CONFLICT (bank_id, lower(canonical_name)) DO NOTHING;
+    UPDATE hindsight.entities c
+    SET parent_id = (SELECT b.id FROM hindsight.entities b
+                     WHERE b.bank_id = c.bank_id
+                       AND (lower(b.canonical_name) = ANY (lower(hindsight._entity_version_base(c.canonical_name))
+                                                           || hindsight._entity_aliases(
+                                                                  hindsight._entity_version_base(c.canonical_name)))
+                            OR lower(hindsight._entity_version_base(c.canonical_name))
+                               = ANY (hindsight._entity_aliases(b.canonical_name)))
+                     ORDER BY lower(b.canonical_name) <> lower(hindsight._entity_version_base(c.canonical_name)), b.id
+                     LIMIT 1)
+    WHERE c.bank_id = _resolve_entities.bank_id AND c.parent_id IS NULL
+      AND hindsight._entity_version_base(c.canonical_name) IS NOT NULL
+      AND lower(c.canonical_name) IN (SELECT lower(btrim(x)) FROM unnest(names) x);
 END
 $$;
 COMMENT ON FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestamptz[]) IS
     'Entity resolution of retain: maps mentions (unit_ids[i] names names[i] at seen_at[i]) to entities of the '
-    'bank, reusing exact names, merging into a similar entity when 0.5 name similarity + 0.3 co-occurrence share '
+    'bank, reusing exact names and aliases ("Postgres" / "PostgreSQL"), merging into a similar entity when 0.5 name similarity + 0.3 co-occurrence share '
     '+ 0.2 recency (7 days) > entity_merge_threshold, else creating one; updates first_seen/last_seen. '
-    'Returns one row per (unit, entity). See docs/retain.md.';
+    'Returns one row per (unit, entity). A version ("PostgreSQL 11") gets its base name''s entity as parent_id '
+    '(created without mentions if missing). See docs/retain.md.';
 
 CREATE OR REPLACE FUNCTION hindsight._delete_orphan_entities(bank_id text)
 RETURNS int
@@ -141,11 +215,15 @@ AS $$
 DECLARE
     gone int;
 BEGIN
+    -- an entity nothing mentions goes, unless a version of it is still mentioned ("PostgreSQL" of "PostgreSQL 11")
     DELETE FROM hindsight.entities e
-    WHERE e.bank_id = _delete_orphan_entities.bank_id AND e.mention_count = 0;
+    WHERE e.bank_id = _delete_orphan_entities.bank_id AND e.mention_count = 0
+      AND NOT EXISTS (SELECT FROM hindsight.entities v
+                      WHERE v.bank_id = e.bank_id AND v.parent_id = e.id AND v.mention_count > 0);
     GET DIAGNOSTICS gone = ROW_COUNT;
     RETURN gone;
 END
 $$;
 COMMENT ON FUNCTION hindsight._delete_orphan_entities(text) IS
-    'Deletes the entities of a bank that no memory unit mentions any more; returns how many.';
+    'Deletes the entities of a bank that no memory unit mentions any more (a parent stays while a version of it '
+    'is mentioned); returns how many.';

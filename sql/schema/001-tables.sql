@@ -82,10 +82,12 @@ CREATE TABLE hindsight.entities (
     first_seen     timestamptz,
     last_seen      timestamptz,
     mention_count  int NOT NULL DEFAULT 0 CHECK (mention_count >= 0),  -- units linked, recounted by a trigger
+    parent_id      uuid,  -- the entity this one is a version of ("PostgreSQL 11" -> "PostgreSQL"), same bank
     PRIMARY KEY (bank_id, id)
 );
 COMMENT ON TABLE hindsight.entities IS
-    'People, places, projects named in memories; one row per case-insensitive name per bank.';
+    'People, places, projects named in memories; one row per case-insensitive name per bank. parent_id: the '
+    'entity this one is a version of ("PostgreSQL 11" of "PostgreSQL"; docs/retain.md).';
 
 CREATE TABLE hindsight.unit_entities (
     bank_id   text NOT NULL,

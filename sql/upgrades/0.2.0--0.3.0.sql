@@ -172,3 +172,10 @@ CREATE TYPE hindsight._boosted_candidate AS (
     boosted           float8,
     boosted_rank      int
 );
+
+-- Versions of an entity ("PostgreSQL 11") link to it ("PostgreSQL"): hindsight._resolve_entities sets parent_id,
+-- the graph arm follows it.
+ALTER TABLE hindsight.entities ADD COLUMN parent_id uuid;
+COMMENT ON TABLE hindsight.entities IS
+    'People, places, projects named in memories; one row per case-insensitive name per bank. parent_id: the '
+    'entity this one is a version of ("PostgreSQL 11" of "PostgreSQL"; docs/retain.md).';

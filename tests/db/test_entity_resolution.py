@@ -126,3 +126,66 @@ def test_two_retains_at_once_with_the_same_new_name_make_one_entity(db):
     assert entities(db, "r") == {"Zephyr Labs": 2}
     linked = db.execute("SELECT count(DISTINCT entity_id) FROM hindsight.unit_entities WHERE bank_id = 'r'").fetchone()
     assert linked[0] == 1 and first
+
+
+def parents(db, bank_id):
+    """{canonical name: parent's canonical name or None} of a bank."""
+    rows = db.execute(
+        "SELECT e.canonical_name, p.canonical_name FROM hindsight.entities e"
+        " LEFT JOIN hindsight.entities p ON p.bank_id = e.bank_id AND p.id = e.parent_id WHERE e.bank_id = %s",
+        (bank_id,),
+    )
+    return dict(rows.fetchall())
+
+
+def test_an_alias_without_its_capitals_is_the_same_entity_either_way(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Billing runs on PostgreSQL.", ["PostgreSQL"])])
+    # "Postgres" is "PostgreSQL" without its suffix in capitals: the same entity, whatever the similarity
+    put(db, "r", [fact("Search moves to Postgres.", ["Postgres"], axis=1)])
+    bank(db, "s", **NO_LINKS)
+    put(db, "s", [fact("Search moves to Postgres.", ["Postgres"])])
+    put(db, "s", [fact("Billing runs on PostgreSQL.", ["PostgreSQL"], axis=1)])
+    assert entities(db, "r") == {"PostgreSQL": 2}
+    assert entities(db, "s") == {"Postgres": 2}
+    # not an alias: a name that only starts the same way ("Post"), or a longer one in lower case ("Danielle")
+    aliases = "SELECT hindsight._entity_aliases(%s)"
+    assert [db.execute(aliases, (n,)).fetchone()[0] for n in ("PostgreSQL", "NodeJS", "Danielle", "UNICEF")] == [
+        ["postgresq", "postgres", "postgre"], ["nodej", "node"], [], []]  # fmt: skip
+
+
+def test_a_version_is_its_own_entity_linked_to_its_base(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Billing is on PostgreSQL 11.", ["PostgreSQL 11"]),
+                  fact("Billing moved to PostgreSQL 16.", ["PostgreSQL 16"], axis=1),
+                  fact("Room 101 is booked.", ["Room 101"], axis=2)])  # fmt: skip
+    # the base "PostgreSQL" is created without mentions; "Room 101" is numbered, not a version
+    assert entities(db, "r") == {"PostgreSQL 11": 1, "PostgreSQL 16": 1, "PostgreSQL": 0, "Room 101": 1}
+    assert parents(db, "r") == {"PostgreSQL 11": "PostgreSQL", "PostgreSQL 16": "PostgreSQL", "PostgreSQL": None,
+                                "Room 101": None}  # fmt: skip
+    # a later mention of the alias reuses the base; a version with a dot links to its base too
+    put(db, "r", [fact("Search uses Postgres.", ["Postgres"], axis=3), fact("Falcon 1.2 is out.", ["Falcon 1.2"])])
+    assert entities(db, "r")["PostgreSQL"] == 1
+    assert parents(db, "r")["Falcon 1.2"] == "Falcon"
+    # the base stays while a version is mentioned, and goes with the last one
+    db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = 'r' AND text LIKE 'Search uses%'")
+    db.execute("SELECT hindsight._delete_orphan_entities('r')")
+    assert "PostgreSQL" in entities(db, "r")
+    db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = 'r' AND text LIKE '%PostgreSQL 1%'")
+    db.execute("SELECT hindsight._delete_orphan_entities('r')")
+    db.execute("SELECT hindsight._delete_orphan_entities('r')")
+    assert "PostgreSQL" not in entities(db, "r") and "PostgreSQL 11" not in entities(db, "r")
+
+
+def test_the_graph_arm_walks_from_an_entity_to_its_versions_and_back(db):
+    bank(db, "r", **NO_LINKS)
+    base, v11, other = put(db, "r", [fact("Postgres is our database.", ["Postgres"]),
+                                     fact("Billing is on PostgreSQL 11.", ["PostgreSQL 11"], axis=1),
+                                     fact("Falcon shipped.", ["Falcon"], axis=2)])  # fmt: skip
+    expand = (
+        "SELECT unit_id::text, shared_entities FROM hindsight._graph_expand('r', %s::uuid[], %s::uuid[], NULL, NULL,"
+        " 'any', 10, 10, 100)"
+    )
+    assert db.execute(expand, ([base], [base])).fetchall() == [(v11, 1)]
+    assert db.execute(expand, ([v11], [v11])).fetchall() == [(base, 1)]
+    assert db.execute(expand, ([other], [other])).fetchall() == []

@@ -94,6 +94,26 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         ("Lena joined Brightwater Health. She's working on Juniper.", (), ["Lena", "Brightwater Health", "Juniper"]),
         ("What's everyone up to? That's Tom's bike.", (), ["Tom"]),
         ("We'll see. Don't wait for Ana. They're late.", (), ["Ana"]),
+        # dates, holidays, time zones and shouting are no names (issue 30)
+        ("Replication tests in Feb, cutover on Tue Mar 25.", (), []),
+        ("Jan 5 is fine, ask Jan.", (), ["Jan"]),  # a given name that is also a month: a date beside a number
+        ("I'm off through Easter Monday, family in Leicester.", (), ["Leicester"]),
+        ("We held 3x last year's Black Friday peak. Happy Halloween!", (), []),
+        ("Also happy Valentine's day to Ana.", (), ["Ana"]),
+        ("The window is 21:00-22:00 UTC, or 2pm PST.", (), []),
+        ("We're doing LIKE queries. OMG it is AMAZING. Ask NASA.", (), ["NASA"]),
+        ("On-call is probably Q2. Adding PKs this week, the log is 30 GB.", (), []),
+        ("Went to that new Georgian place with Ana.", (), ["Ana"]),
+        # a coordination is two names; a hyphen joins one
+        ("Beta on iOS and Android for Tom and Sofia.", (), ["iOS", "Android", "Tom", "Sofia"]),
+        ("He played Counter-Strike with Ana.", (), ["Counter-Strike", "Ana"]),
+        # a product keeps its version
+        ("The old PostgreSQL 11 box runs billing, on PostgreSQL 16.11 now.", (), ["PostgreSQL 11", "PostgreSQL 16.11"]),
+        # a sentence's first word: a singular subject or a name addressed, not a plural, a verb or a common word
+        ("Got paged at 2am. Comments welcome. Dashboards are green.", (), []),
+        ("Rachel, can you mock that? Biscuit and I will be on a hill.", (), ["Rachel", "Biscuit"]),
+        ("Thanks Melanie - love the blue vase! Blue's my fave.", (), ["Melanie"]),
+        ("Plus, I can add more items.", (), []),
     ],
 )
 def test_find_names(passage, known, names):
