@@ -222,7 +222,7 @@ _EN_NOT_PAST_ED = set(
 )
 # verbs that set a date for something else: "booked for June", "moved to Friday", "scheduled for Thursday"
 _PLANNING = (
-    r"(?:schedul|reschedul|plann|book|mov|push|postpon|delay|set|confirm|announc|arrang|fix|slat|pencil|"
+    r"(?:schedul|reschedul|plann|book|mov|push|postpon|delay|set|confirm|announc|arrang|fix|slat|pencil|propos|"
     r"invit|agre|decid|bump|shift)\w*"
 )
 _EN_PRESENT = (
@@ -494,7 +494,9 @@ def orientation(text: str, start: int, end: int, lang: str | None = None) -> str
         return NONE  # no tense in the clause: its own verb has none either (她1月4日入职)
     tags = [t for t in _tags(text, *sentence, lang) if not start <= t[0] < end and not clause[0] <= t[0] < clause[1]]
     if tags:
-        tense = min(tags, key=lambda t: abs(t[0] - start))[1]
+        position, tense = min(tags, key=lambda t: abs(t[0] - start))
+        if tense == PAST and lang == "en" and re.match(_PLANNING, text[position:]):
+            return FUTURE  # "Proposed new date for the cutover: Tuesday May 6"
         return PAST if tense == PAST else HABITUAL if tense == HABITUAL else FUTURE
     return NONE
 
@@ -552,7 +554,11 @@ def _step(f: Found, span: Span, direction: int) -> Span | None:
 
 def _roll(f: Found, today: date, way: str) -> Span:
     """The occurrence of a bare atom the clause means: in the past the most recent that has begun, else
-    the first that has not ended (rule 4)."""
+    the first that has not ended; without a verb, the most recent when it ended less than a third as far
+    back as the next one lies ahead ("Back from Easter." two days after it), else the next (rule 4)."""
+    if way == NONE:
+        recent, coming = _roll(f, today, PAST), _roll(f, today, FUTURE)
+        return recent if recent.end < today and 3 * (today - recent.end).days < (coming.start - today).days else coming
     span: Span | None = f.span
     for _ in range(4):
         if span is None:
