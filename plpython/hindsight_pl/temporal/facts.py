@@ -389,7 +389,8 @@ _TAGS: dict[str, list[tuple[re.Pattern[str], str]]] = {
             ),
             (
                 r"\b(?:è|sono|siamo|inizia|iniziano|comincia|cominciano|parte|partiamo|arriva|arrivano|c'è|ci sono|"
-                r"viene|vengono|aumenta|aumentano|si sposa|ci sposiamo|abbiamo|ha|hanno)\b",
+                r"viene|vengono|aumenta|aumentano|va|vanno|deve|devono|andiamo|vado|si sposa|ci sposiamo|"
+                r"abbiamo|ha|hanno)\b",
                 _PRESENT,
             ),
         ],
