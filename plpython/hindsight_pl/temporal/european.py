@@ -364,7 +364,8 @@ _AGO_BEFORE = _alt(words.AGO_BEFORE)
 _OR = r"(?:-|–|or|to|o|ou|oder|или|-или-)"
 
 
-_SAME_TIME = ("at this time|around this time|about this time|this time|at the same time|the same time|on this day|"
+_SAME_TIME = ("at this time|around this time|about this time|this time|at the same time|the same time|same time|"
+              "on this day|"
               "this day|on this date|this date|on the same day|the same day|on the same date|the same date|"
               "um diese zeit|zur gleichen zeit|zur selben zeit|an diesem tag|am selben tag|heute|"
               "à la même époque|à cette époque|à la même date|au même moment|à pareille époque|le même jour|"

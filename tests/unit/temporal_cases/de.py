@@ -232,3 +232,29 @@ CASES = [
     Case("relative chains", "heute vor einem Jahr", "2024-11-01", "2024-11-01"),
     Case("basics", "am 5.3.24", "2024-03-05", "2024-03-05"),
 ]
+
+# third pass (issue 30)
+CASES += [
+    Case("future and generic weekdays", "Was machen wir am Freitag?", "2025-11-07", "2025-11-07"),
+    Case("future and generic weekdays", "Was hat Bob am Freitag gesagt?", "2025-10-31", "2025-10-31"),
+    Case(
+        "future and generic weekdays",
+        "Was habe ich am Wochenende gemacht?",
+        "2025-11-01",
+        "2025-11-02",
+        reference="2025-11-03",
+    ),
+    Case("future and generic weekdays", "Wie war das Wochenende?", "2025-11-01", "2025-11-02", reference="2025-11-04"),
+    Case(
+        "future and generic weekdays",
+        "Was machen wir am Wochenende?",
+        "2025-11-08",
+        "2025-11-09",
+        reference="2025-11-05",
+    ),
+    Case("anchored days", "letztes Jahr um diese Zeit", "2024-11-01", "2024-11-01"),
+    Case("anchored days", "die Woche vom 3. März", "2025-03-03", "2025-03-09"),
+    Case("fractional amounts", "vor anderthalb Jahren", "2024-05-01", "2024-05-01"),
+    Case("seasons and quarters", "im vierten Quartal des Vorjahres", "2024-10-01", "2024-12-31"),
+    Case("parts of periods", "in den letzten Oktobertagen", "2025-10-21", "2025-10-31"),
+]

@@ -732,3 +732,43 @@ CASES = [
     Case("seasons and quarters", "What will we do in the summer?", "2026-06-01", "2026-08-31"),
     Case("basics", "I'm spending the weekend painting the kitchen", "2025-11-01", "2025-11-02", reference="2025-10-31"),
 ]
+
+# third pass (issue 30): classes added by hand from the conventions, R = Saturday 2025-11-01
+CASES += [
+    Case("anchored days", "What happened on May 6?", "2025-05-06", "2025-05-06"),
+    Case("anchored days", "notes from 6 May", "2025-05-06", "2025-05-06"),
+    Case("anchored days", "What did we decide on Tuesday, May 6?", "2025-05-06", "2025-05-06"),
+    Case("anchored days", "Friday May 9 standup", "2025-05-09", "2025-05-09"),  # the date wins over the weekday
+    Case("anchored days", "May 6 people join the call?", None, None),  # a modal verb
+    Case("anchored days", "What were we doing this time last year?", "2024-11-01", "2024-11-01"),
+    Case("anchored days", "same time next year", "2026-11-01", "2026-11-01"),
+    Case("anchored days", "What broke the week of March 3?", "2025-03-03", "2025-03-09"),
+    Case("anchored days", "Where did we stay the week of Christmas 2023?", "2023-12-25", "2023-12-31"),
+    Case("anchored days", "What shipped the week of the 20th?", "2025-10-20", "2025-10-26"),
+    Case("anchored days", "the 20th of last month", "2025-10-20", "2025-10-20"),
+    Case("parts of periods", "What happened in the last days of October?", "2025-10-21", "2025-10-31"),
+    Case("parts of periods", "the first days of June", "2025-06-01", "2025-06-10"),
+    Case("parts of periods", "the last couple of days of September", "2025-09-28", "2025-09-30"),
+    Case("seasons and quarters", "Q2 last year", "2024-04-01", "2024-06-30"),
+    Case("seasons and quarters", "What is planned for the last quarter of next year?", "2026-10-01", "2026-12-31"),
+    Case("seasons and quarters", "How did last year's third quarter go?", "2024-07-01", "2024-09-30"),
+    Case("fractional amounts", "Where did we live a year and a half ago?", "2024-05-01", "2024-05-01"),
+    Case("fractional amounts", "one and a half years ago", "2024-05-01", "2024-05-01"),
+    Case("fractional amounts", "two and a half months ago", "2025-08-17", "2025-08-17"),
+    Case("fractional amounts", "1.5 years ago", "2024-05-01", "2024-05-01"),
+    Case("fractional amounts", "in a month and a half", "2025-12-16", "2025-12-16"),
+    Case("fractional amounts", "over the past year and a half", "2024-05-01", "now"),
+    Case("fractional amounts", "What is planned for half a year from now?", "2026-05-01", "2026-05-01"),
+    Case("fractional amounts", "eighteen months ago", "2024-05-01", "2024-05-01"),
+    Case("basics", "What did we do in summer '22?", "2022-06-01", "2022-08-31"),
+    Case("basics", "back in '19", "2019-01-01", "2019-12-31"),
+    Case("basics", "photos from Christmas '23", "2023-12-25", "2023-12-25"),
+    Case("basics", "in the summer of '42", "1942-06-01", "1942-08-31"),  # more than five years after R: 1942
+    Case("future and generic weekdays", "What are we doing on Friday?", "2025-11-07", "2025-11-07"),
+    Case("future and generic weekdays", "What's planned for Monday?", "2025-11-03", "2025-11-03"),
+    Case("future and generic weekdays", "Are we meeting on Wednesday?", "2025-11-05", "2025-11-05"),
+    Case("future and generic weekdays", "What were we doing on Friday?", "2025-10-31", "2025-10-31"),
+    Case("future and generic weekdays", "Why do we never meet on a Friday?", None, None),
+    Case("future and generic weekdays", "Is any Monday free?", None, None),
+    Case("future and generic weekdays", "What did we talk about two Thursdays ago?", "2025-10-23", "2025-10-23"),
+]

@@ -213,3 +213,19 @@ CASES = [
     Case("basics", "¿Qué dijo Bob el lunes?", "2025-10-27", "2025-10-27"),
     Case("basics", "hace dos semanas", "2025-10-18", "2025-10-18"),
 ]
+
+# third pass (issue 30)
+CASES += [
+    Case("future and generic weekdays", "¿Qué solemos hacer los lunes?", None, None),
+    Case("future and generic weekdays", "¿Qué tenemos planeado para el viernes?", "2025-11-07", "2025-11-07"),
+    Case("anchored days", "por estas fechas el año pasado", "2024-11-01", "2024-11-01"),
+    Case("fractional amounts", "hace año y medio", "2024-05-01", "2024-05-01"),
+    Case("seasons and quarters", "el verano del 22", "2022-06-01", "2022-08-31"),
+    Case(
+        "future and generic weekdays",
+        "¿Qué hiciste el fin de semana?",
+        "2025-11-01",
+        "2025-11-02",
+        reference="2025-11-03",
+    ),
+]

@@ -228,3 +228,13 @@ CASES = [
     Case("basics", "dans 3 jours", "2025-11-04", "2025-11-04"),
     Case("open ends", "jusqu'à la fin du mois", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]
+
+# third pass (issue 30)
+CASES += [
+    Case("future and generic weekdays", "Qu'est-ce qu'on va faire vendredi ?", "2025-11-07", "2025-11-07"),
+    Case("anchored days", "à la même époque l'an dernier", "2024-11-01", "2024-11-01"),
+    Case("anchored days", "la semaine du 3 mars", "2025-03-03", "2025-03-09"),
+    Case("fractional amounts", "il y a un an et demi", "2024-05-01", "2024-05-01"),
+    Case("seasons and quarters", "le dernier trimestre de l'année prochaine", "2026-10-01", "2026-12-31"),
+    Case("parts of periods", "les derniers jours d'octobre", "2025-10-21", "2025-10-31"),
+]

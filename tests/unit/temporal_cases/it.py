@@ -208,3 +208,12 @@ CASES = [
     Case("basics", "due settimane fa", "2025-10-18", "2025-10-18"),
     Case("open ends", "fino alla fine del mese", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]
+
+# third pass (issue 30)
+CASES += [
+    Case("future and generic weekdays", "Cosa abbiamo in programma per venerdì?", "2025-11-07", "2025-11-07"),
+    Case("anchored days", "l'anno scorso in questo periodo", "2024-11-01", "2024-11-01"),
+    Case("fractional amounts", "un anno e mezzo fa", "2024-05-01", "2024-05-01"),
+    Case("holidays", "Chi è venuto all'Epifania?", "2025-01-06", "2025-01-06"),
+    Case("parts of periods", "gli ultimi giorni di ottobre", "2025-10-21", "2025-10-31"),
+]

@@ -81,3 +81,13 @@ CASES = [
     Case("basics", "昨年", "2024-01-01", "2024-12-31"),
     Case("durations", "3時間前", "2025-11-01", "2025-11-01"),  # 09:00 on R: that day
 ]
+
+# third pass (issue 30)
+CASES += [
+    Case("anchored days", "去年の今日は何をしていた？", "2024-11-01", "2024-11-01"),
+    Case("anchored days", "2年前の今日", "2023-11-01", "2023-11-01"),
+    Case("fractional amounts", "1年半前に引っ越した", "2024-05-01", "2024-05-01"),
+    Case("seasons and quarters", "去年の第2四半期の売上", "2024-04-01", "2024-06-30"),
+    Case("future and generic weekdays", "金曜日は何をする予定？", "2025-11-07", "2025-11-07"),
+    Case("names and non-dates", "明日香は何と言った？", None, None),
+]
