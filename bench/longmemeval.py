@@ -113,8 +113,8 @@ def ensure_bank(client: hindsight_pg.Client, question: dict[str, Any], all_turns
 
 def metrics(ranked: list[str], evidence: set[str], sessions: set[str], newest: str) -> dict[str, float]:
     """Turn-level R@5, R@10, NDCG@10 of ``ranked`` turn ids (first appearance of each), session R@5 (any), and
-    newest R@10: whether the evidence turn said last (``newest``, the current value of a knowledge update) is in
-    the top 10."""
+    newest R@1 / R@5 / R@10: whether the evidence turn said last (``newest``, the current value of a knowledge
+    update) is first, in the top 5, in the top 10."""
     seen: list[str] = []
     for turn in ranked:
         if turn not in seen:
@@ -127,6 +127,8 @@ def metrics(ranked: list[str], evidence: set[str], sessions: set[str], newest: s
         "R@10": len(top10 & evidence) / len(evidence),
         "NDCG@10": dcg / idcg,
         "session R@5": float(any(t.split("#")[0] in sessions for t in seen[:5])),
+        "newest R@1": float(seen[:1] == [newest]),
+        "newest R@5": float(newest in top5),
         "newest R@10": float(newest in top10),
     }
 
@@ -236,14 +238,15 @@ def main() -> None:
     results: dict[str, Any] = {}
     reader = f", {args.reranker_candidates} candidates reranked by {args.reranker}" if args.reranker else ""
     print(
-        f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}{'newest R@10':>13}"
+        f"\n{'method':<16}{'R@5':>8}{'R@10':>8}{'NDCG@10':>9}{'sess R@5':>10}{'newest R@1/5/10':>18}"
         f"   (n = {len(per_method[first])}){reader}"
     )
     for name, rows in per_method.items():
         overall = mean([m for _, m in rows])
         results[name] = {"overall": overall, "by_type": {t: mean([m for k, m in rows if k == t]) for t in types}}
         print(f"{name:<16}{overall['R@5']:>8.3f}{overall['R@10']:>8.3f}{overall['NDCG@10']:>9.3f}"
-              f"{overall['session R@5']:>10.3f}{overall['newest R@10']:>13.3f}")  # fmt: skip
+              f"{overall['session R@5']:>10.3f}   {overall['newest R@1']:.3f}/{overall['newest R@5']:.3f}/"
+              f"{overall['newest R@10']:.3f}")  # fmt: skip
     print("\nNDCG@10 per question type (n)")
     print(f"{'method':<16}" + "".join(f"{t[:22]:>24}" for t in types))
     counts = {t: sum(1 for k, _ in per_method[first] if k == t) for t in types}

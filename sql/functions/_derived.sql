@@ -195,17 +195,30 @@ AS $$
 DECLARE
     b text;
     gone uuid[];
+    revised uuid[];
 BEGIN
     -- the links from and to the deleted units, through the primary key and memory_links_to_idx
     FOR b, gone IN SELECT o.bank_id, array_agg(o.id) FROM old_rows o GROUP BY o.bank_id LOOP
-        DELETE FROM hindsight.memory_links l WHERE l.bank_id = b AND l.from_unit_id = ANY (gone);
+        WITH d AS (
+            DELETE FROM hindsight.memory_links l WHERE l.bank_id = b AND l.from_unit_id = ANY (gone)
+            RETURNING l.to_unit_id, l.link_type)
+        SELECT array_agg(d.to_unit_id) INTO revised FROM d WHERE d.link_type = 'supersedes';
         DELETE FROM hindsight.memory_links l WHERE l.bank_id = b AND l.to_unit_id = ANY (gone);
+        -- a unit whose superseding unit is gone: superseded_at from the ones left (NULL when none is)
+        IF revised IS NOT NULL THEN
+            UPDATE hindsight.memory_units u
+            SET superseded_at = (SELECT min(n.mentioned_at) FROM hindsight.memory_links l
+                                 JOIN hindsight.memory_units n ON n.bank_id = l.bank_id AND n.id = l.from_unit_id
+                                 WHERE l.bank_id = b AND l.to_unit_id = u.id AND l.link_type = 'supersedes')
+            WHERE u.bank_id = b AND u.id = ANY (revised) AND NOT u.id = ANY (gone);
+        END IF;
     END LOOP;
     RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION hindsight._unlink_units() IS
-    'Trigger: deletes the memory_links from and to the memory units a statement deleted.';
+    'Trigger: deletes the memory_links from and to the memory units a statement deleted, and recomputes the '
+    'superseded_at of the units they superseded.';
 
 CREATE OR REPLACE TRIGGER memory_units_unlinked AFTER DELETE ON hindsight.memory_units
     REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION hindsight._unlink_units();

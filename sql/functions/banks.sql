@@ -41,6 +41,7 @@ AS $$
         "recency_half_life_days": 90,
         "recency_alpha": 0.2,
         "temporal_alpha": 0.2,
+        "window_first": true,
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
         "embedding_model": "multilingual-e5-small",
@@ -61,6 +62,8 @@ AS $$
         "temporal_link_neighbours": 20,
         "semantic_link_top_k": 50,
         "semantic_link_min_similarity": 0.91,
+        "update_candidates": 10,
+        "update_min_similarity": 0.8,
         "observation_similarity": 0.94,
         "observation_merge_similarity": 0.985,
         "disposition": {"skepticism": 3, "literalism": 3, "empathy": 3},
@@ -85,7 +88,7 @@ DECLARE
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
         'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms'];
-    count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k'];  -- 0 turns the links off
+    count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k', 'update_candidates'];  -- 0: off
 BEGIN
     IF config IS NULL THEN
         RETURN '{}'::jsonb;
@@ -214,7 +217,7 @@ BEGIN
                   HINT = 'e.g. {"extractor": "llm", "llm_base_url": "https://api.openai.com/v1", "llm_model": "gpt-4o-mini"}';
     END IF;
     SELECT k INTO bad FROM unnest(ARRAY['dedupe_similarity', 'semantic_link_min_similarity', 'observation_similarity',
-                                        'observation_merge_similarity']) k
+                                        'observation_merge_similarity', 'update_min_similarity']) k
     WHERE (config->>k)::float8 > 1 LIMIT 1;
     IF bad IS NOT NULL THEN
         RAISE EXCEPTION '% must be a cosine similarity in [0, 1], got %', bad, config->bad
@@ -383,6 +386,7 @@ AS $$
             "observation_merge_similarity": 0.97,
             "observation_similarity": 0.85,
             "semantic_link_min_similarity": 0.7,
+            "update_min_similarity": 0.4,
             "graph_seed_min_similarity": 0.3,
             "graph_semantic_floor": 0.3,
             "temporal_min_similarity": 0.1

@@ -31,7 +31,7 @@ AS $$
     SELECT f.*
     -- with the rerank stage: the bank's cross-encoder, when it has one, reads the passthrough's best
     FROM c, LATERAL hindsight._recall_finish(bank_id, c.candidates, NULL, budget, max_tokens, query_timestamp,
-                                             passthrough, trace, prefer_observations, read_query => query) AS f
+                                             passthrough, trace, prefer_observations, query, read => true) AS f
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):

@@ -119,7 +119,8 @@ CREATE OR REPLACE FUNCTION hindsight._recall_finish(
     passthrough text DEFAULT 'calibrated',
     trace bool DEFAULT false,
     prefer_observations bool DEFAULT false,
-    read_query text DEFAULT NULL
+    query text DEFAULT NULL,
+    read bool DEFAULT false
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE plpgsql
@@ -152,11 +153,11 @@ BEGIN
     END IF;
     recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
     ranked := ARRAY(SELECT b FROM hindsight._boosted(_recall_finish.bank_id, candidates, cfg, now_ts, passthrough) b);
-    -- hindsight.recall's rerank stage (read_query): the bank's cross-encoder reads the passthrough's best
+    -- hindsight.recall's rerank stage (read): the bank's cross-encoder reads the passthrough's best
     -- (hindsight.rerank gives NULL when it does not read the query's script or the packaged reader is missing)
-    IF read_query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
+    IF read AND query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
        AND hindsight.provider_config(_recall_finish.bank_id, 'reranker')->>'kind' <> 'none' THEN
-        rerank_scores := hindsight.rerank(_recall_finish.bank_id, read_query,
+        rerank_scores := hindsight.rerank(_recall_finish.bank_id, query,
                                           hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, budget)));
     END IF;
     reader := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
@@ -184,6 +185,22 @@ BEGIN
                           + (1 - (cfg->>'reranker_weight')::float8) / ((cfg->>'rrf_k')::float8 + b.boosted_rank))
                  END AS final_score
           FROM (SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw FROM unnest(ranked) x) b) s;
+
+    -- Updates win: a superseded unit ranks right below the unit that supersedes it (_updates.sql), unless the
+    -- question asks about the past ("what did we plan before ...").
+    IF NOT hindsight._asks_history(query) THEN
+        scored := hindsight._updates_win(_recall_finish.bank_id, scored);
+    END IF;
+    -- The window ranks: under a time window (parsed or given) every candidate dated inside it (proximity > 0)
+    -- ranks above every one outside it, each part in its order, unless the bank's window_first is false.
+    IF (cfg->>'window_first')::bool AND EXISTS (SELECT FROM unnest(candidates) c WHERE c.temporal_proximity > 0) THEN
+        scored := hindsight._reordered(scored, ARRAY(
+            SELECT s.unit_id
+            FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
+                                                     token_count, o)
+            JOIN unnest(candidates) c ON c.unit_id = s.unit_id
+            ORDER BY coalesce(c.temporal_proximity > 0, false) DESC, s.o));
+    END IF;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
@@ -242,8 +259,15 @@ BEGIN
                         'rerank_raw', x.rerank_raw, 'rerank_rank', x.rerank_rank,
                         'rerank', x.rerank_score, 'rrf', x.rrf_score,
                         'recency', x.recency, 'temporal', x.temporal_proximity, 'proof', x.proof,
-                        'strategy_bonus', x.boost_additive) ORDER BY x.o), '[]')
+                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by) ORDER BY x.o), '[]')
                     FROM (SELECT s.*, c.rrf_score, c.temporal_proximity, c.boost_additive,
+                                 -- the candidates that supersede it (knowledge updates), NULL when none does
+                                 (SELECT jsonb_agg(l.from_unit_id ORDER BY l.from_unit_id)
+                                  FROM hindsight.memory_links l
+                                  WHERE l.bank_id = _recall_finish.bank_id AND l.to_unit_id = s.unit_id
+                                    AND l.link_type = 'supersedes'
+                                    AND l.from_unit_id IN (SELECT c2.unit_id FROM unnest(candidates) c2))
+                                     AS superseded_by,
                                  -- the reader's own order among the candidates it read
                                  CASE WHEN s.rerank_raw IS NOT NULL THEN row_number() OVER (
                                      PARTITION BY s.rerank_raw IS NULL
@@ -268,9 +292,9 @@ BEGIN
     END IF;
 END
 $$;
-COMMENT ON FUNCTION hindsight._recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text) IS
-    'The body of hindsight.recall_finish (which see); with read_query and no rerank_scores, the bank''s '
-    'cross-encoder (unless its reranker_provider is none) first scores the texts hindsight.texts_to_rerank would '
+COMMENT ON FUNCTION hindsight._recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text, bool) IS
+    'The body of hindsight.recall_finish (which see); with read and no rerank_scores, the bank''s cross-encoder '
+    '(unless its reranker_provider is none) first scores for query the texts hindsight.texts_to_rerank would '
     'give, from the same boosted scores: hindsight.recall''s rerank stage, the boosts computed once.';
 
 CREATE OR REPLACE FUNCTION hindsight.recall_finish(
@@ -282,16 +306,17 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     query_timestamp timestamptz DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
     trace bool DEFAULT false,
-    prefer_observations bool DEFAULT false
+    prefer_observations bool DEFAULT false,
+    query text DEFAULT NULL
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
 SET citus.allow_nested_distributed_execution = on
 AS $$
     SELECT * FROM hindsight._recall_finish(bank_id, candidates, rerank_scores, budget, max_tokens, query_timestamp,
-                                           passthrough, trace, prefer_observations)
+                                           passthrough, trace, prefer_observations, query)
 $$;
-COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool) IS
+COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text) IS
 $$Second half of hindsight.recall. Passthrough score of every candidate: calibrated (the default) =
 hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max cosine, BM25 /
 best and, under a time window, the temporal arm's score; weights passthrough_weights), normalized = fused score /
@@ -305,7 +330,11 @@ reranker_candidates[budget] by boosted score; at most one per candidate); then f
 (reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
 reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
 has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept when all within [0, 1], else sigmoid;
-NaN -> 0, ranked last). The best recall_budget * 2 by final score are packed into max_tokens; with
+NaN -> 0, ranked last). Updates win: a unit another candidate supersedes (a supersedes link, retain's
+knowledge updates) moves right below it, each position keeping its score, unless query (the question, optional)
+asks about the past ("before", "initially", "used to"; hindsight._asks_history). Under a time window, every
+candidate dated inside it (temporal_proximity > 0) then ranks above every one outside it, each position again
+keeping its score (window_first, default true). The best recall_budget * 2 by final score are packed into max_tokens; with
 prefer_observations, a world or experience unit that an observation among them cites (observation_sources) is
 dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank; 22023 bad budget, max_tokens,
 passthrough, or more rerank_scores than candidates.$$;

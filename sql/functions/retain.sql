@@ -127,6 +127,8 @@ BEGIN
              LATERAL (VALUES (new_ids[u.n], new_ids[u.first_n + c.target::int + 1], 'caused_by'),
                              (new_ids[u.first_n + c.target::int + 1], new_ids[u.n], 'causes')) AS l(a, b, kind)
         ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+        -- knowledge updates: a new unit that revises an older one supersedes it (_updates.sql)
+        PERFORM hindsight._link_updates(retain.bank_id, new_ids);
     END IF;
 
     IF existing IS NOT NULL THEN
@@ -152,7 +154,8 @@ text, "context"?: text, "timestamp"?: ISO 8601 (default now()), "tags"?: [text],
 object, "merged"?: [{"text": text, "item_index"?, "reason"?, "similarity"?}: the caller's repeats stored as this
 unit]}]}. An existing document_id is updated: a chunk
 given without units whose SHA-256 the document already has keeps its memories; replace drops the rest, append adds.
-Entities are resolved against the bank, and units linked (temporal, semantic, causal); see docs/retain.md. The
+Entities are resolved against the bank, and units linked (temporal, semantic, causal, and supersedes where a new unit
+revises an older one: hindsight._link_updates); see docs/retain.md. The
 hindsight_pg driver builds the items (chunking, fact extraction, embeddings). Raises HS404 for an unknown bank and
 22023 naming the item and unit of any bad input, 54000 naming the first input past a limit of hindsight.limits()
 (items, units, unit_chars, tags, entities, name_chars, content_chars, json_bytes, json_depth), checked first;

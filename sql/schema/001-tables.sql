@@ -65,6 +65,7 @@ CREATE TABLE hindsight.memory_units (
     created_at     timestamptz NOT NULL DEFAULT now(),
     consolidated_at timestamptz,  -- when hindsight.consolidate processed this fact (NULL: not yet)
     embedding_next vector(384),   -- a re-embedding in progress: the vector of the bank's next model
+    superseded_at  timestamptz,   -- when a newer unit first revised this one (a supersedes link to it)
     PRIMARY KEY (bank_id, id),
     FOREIGN KEY (bank_id, document_id) REFERENCES hindsight.documents ON DELETE CASCADE,
     FOREIGN KEY (bank_id, chunk_id) REFERENCES hindsight.chunks ON DELETE CASCADE,
@@ -73,7 +74,8 @@ CREATE TABLE hindsight.memory_units (
 COMMENT ON TABLE hindsight.memory_units IS
     'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '
     'its vector of the model a re-embedding moves to (hindsight.reembed_begin), NULL otherwise; token_count: '
-    'cl100k_base tokens of text.';
+    'cl100k_base tokens of text; superseded_at: the mentioned_at of the first newer unit that revises this one '
+    '(its supersedes link, docs/recall.md "Updates win"), NULL while none does.';
 
 CREATE TABLE hindsight.entities (
     bank_id        text NOT NULL REFERENCES hindsight.banks ON DELETE CASCADE,
@@ -104,7 +106,7 @@ CREATE TABLE hindsight.memory_links (
     from_unit_id uuid NOT NULL,
     to_unit_id   uuid NOT NULL,
     link_type    text NOT NULL CHECK (link_type IN
-                 ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents')),
+                 ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents', 'supersedes')),
     weight       float8 NOT NULL DEFAULT 1.0 CHECK (weight >= 0 AND weight <= 1),
     created_at   timestamptz NOT NULL DEFAULT now(),
     PRIMARY KEY (bank_id, from_unit_id, to_unit_id, link_type)

@@ -179,3 +179,14 @@ ALTER TABLE hindsight.entities ADD COLUMN parent_id uuid;
 COMMENT ON TABLE hindsight.entities IS
     'People, places, projects named in memories; one row per case-insensitive name per bank. parent_id: the '
     'entity this one is a version of ("PostgreSQL 11" of "PostgreSQL"; docs/retain.md).';
+
+-- Knowledge updates: a newer unit that revises an older one supersedes it (sql/functions/_updates.sql).
+ALTER TABLE hindsight.memory_units ADD COLUMN superseded_at timestamptz;
+COMMENT ON TABLE hindsight.memory_units IS
+    'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '
+    'its vector of the model a re-embedding moves to (hindsight.reembed_begin), NULL otherwise; token_count: '
+    'cl100k_base tokens of text; superseded_at: the mentioned_at of the first newer unit that revises this one '
+    '(its supersedes link, docs/recall.md "Updates win"), NULL while none does.';
+ALTER TABLE hindsight.memory_links DROP CONSTRAINT memory_links_link_type_check,
+    ADD CONSTRAINT memory_links_link_type_check CHECK (link_type IN
+        ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents', 'supersedes'));

@@ -63,7 +63,7 @@ FINISH = (
     "SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.rank), '[]')::text AS results,"
     " CASE WHEN $8::bool THEN current_setting('hindsight.last_trace', true) END AS trace"
     " FROM hindsight.recall_finish($1::text, coalesce($2::hindsight.recall_candidate[], '{}'), $3::float8[],"
-    " $4::text, $5::int, $6::timestamptz, $7::text, $8::bool, $9::bool) AS f"
+    " $4::text, $5::int, $6::timestamptz, $7::text, $8::bool, $9::bool, $10::text) AS f"
 )
 
 
@@ -116,7 +116,7 @@ def recall(
     if found.get("texts"):
         scores = [float(x) for x in reranker.rerank(query, found["texts"])]
     finish = [given[name] for name in ("budget", "max_tokens", "query_timestamp", "passthrough", "trace")]
-    finished = one(db, FINISH, bank_id, found.get("candidates"), scores, *finish, given["prefer_observations"])
+    finished = one(db, FINISH, bank_id, found.get("candidates"), scores, *finish, given["prefer_observations"], query)
     assert finished is not None  # an aggregate: always one row
     trace = json.loads(finished["trace"]) if finished["trace"] else None
     return {"results": json.loads(finished["results"]), "trace": trace}

@@ -1,0 +1,211 @@
+-- Knowledge updates: a newer memory unit that revises an older one about the same subject supersedes it.
+-- Retain records it (hindsight._link_updates: a `supersedes` link from the newer unit to the older, and the
+-- older unit's superseded_at); recall ranks a superseded unit right below the unit that supersedes it when both
+-- are candidates (hindsight._updates_win), unless the question asks about the past (hindsight._asks_history).
+-- docs/recall.md, "Updates win".
+
+CREATE OR REPLACE FUNCTION hindsight._revisions(pairs jsonb)
+RETURNS bool[]
+LANGUAGE plpython3u STABLE PARALLEL SAFE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+import json
+from hindsight_pl.updates import revises
+return [revises(new, old, names) for new, old, names in json.loads(pairs or "[]")]
+$$;
+COMMENT ON FUNCTION hindsight._revisions(jsonb) IS
+    'For each [newer text, older text, [shared entity names]] of pairs (a JSON array), whether the newer fact '
+    'revises the older (hindsight_pl.updates.revises: a clause of each about one subject, and a change: a '
+    'revision cue or other numbers).';
+
+CREATE OR REPLACE FUNCTION hindsight._update_pairs_hnsw(bank_id text, unit_ids uuid[], how_many int, min_similarity float8)
+RETURNS TABLE (new_id uuid, old_id uuid)
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+SET hnsw.ef_search = 40
+SET hnsw.iterative_scan = strict_order
+SET enable_seqscan = off
+SET enable_bitmapscan = off
+SET enable_sort = off
+SET jit = off
+AS $$
+BEGIN
+    -- the settings of hindsight._semantic_links_hnsw (which see), for this call only
+    RETURN QUERY EXECUTE $sql$
+        SELECT n.id, nb.id
+        FROM hindsight.memory_units n
+        CROSS JOIN LATERAL (
+            SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
+            FROM hindsight.memory_units m
+            WHERE m.bank_id = $1 AND m.id <> n.id AND m.fact_type <> 'observation'
+              AND m.mentioned_at < n.mentioned_at
+            ORDER BY m.embedding <=> n.embedding
+            LIMIT $3
+        ) nb
+        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND n.fact_type <> 'observation' AND nb.sim >= $4
+    $sql$
+    USING bank_id, unit_ids, how_many, min_similarity;
+END
+$$;
+COMMENT ON FUNCTION hindsight._update_pairs_hnsw(text, uuid[], int, float8) IS
+    'For each new unit (unit_ids, not observations) of a bank searched through the shared HNSW index: its '
+    'how_many nearest units said before it (not observations) at cosine >= min_similarity, as (new_id, old_id).';
+
+CREATE OR REPLACE FUNCTION hindsight._link_updates(bank_id text, unit_ids uuid[])
+RETURNS int
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    cfg jsonb := hindsight.bank_config(_link_updates.bank_id);
+    how_many int := (cfg->>'update_candidates')::int;
+    min_similarity float8 := (cfg->>'update_min_similarity')::float8;
+    pairs uuid[][];
+    linked int;
+BEGIN
+    IF how_many = 0 OR coalesce(cardinality(unit_ids), 0) = 0 THEN
+        RETURN 0;
+    END IF;
+    -- The pairs to judge: each new unit and its how_many nearest units said before it (by embedding), from
+    -- another document (the facts of one message do not revise each other).
+    CREATE TEMP TABLE IF NOT EXISTS _update_pairs (new_id uuid, old_id uuid, revised bool) ON COMMIT DROP;
+    TRUNCATE _update_pairs;
+    IF hindsight._semantic_path(_link_updates.bank_id) = 'hnsw' THEN
+        INSERT INTO _update_pairs (new_id, old_id)
+        SELECT p.new_id, p.old_id FROM hindsight._update_pairs_hnsw(_link_updates.bank_id, unit_ids, how_many,
+                                                                      min_similarity) p;
+    ELSE
+        INSERT INTO _update_pairs (new_id, old_id)
+        SELECT r.a, r.b
+        FROM (SELECT n.id AS a, m.id AS b,
+                     row_number() OVER (PARTITION BY n.id ORDER BY m.embedding <=> n.embedding, m.id) AS rn
+              FROM hindsight.memory_units n
+              JOIN hindsight.memory_units m
+                ON m.bank_id = n.bank_id AND m.id <> n.id AND m.fact_type <> 'observation'
+               AND m.mentioned_at < n.mentioned_at AND 1 - (m.embedding <=> n.embedding) >= min_similarity
+              WHERE n.bank_id = _link_updates.bank_id AND n.id = ANY (unit_ids) AND n.fact_type <> 'observation') r
+        WHERE r.rn <= how_many;
+    END IF;
+    DELETE FROM _update_pairs p
+    USING hindsight.memory_units n, hindsight.memory_units o
+    WHERE n.bank_id = _link_updates.bank_id AND n.id = p.new_id AND o.bank_id = _link_updates.bank_id
+      AND o.id = p.old_id AND n.document_id IS NOT DISTINCT FROM o.document_id AND n.document_id IS NOT NULL;
+
+    -- One PL/Python call judges them all (hindsight_pl.updates.revises).
+    WITH judged AS (
+        SELECT x.new_id, x.old_id, r.revised
+        FROM (SELECT array_agg(p.new_id ORDER BY p.new_id, p.old_id) AS new_ids,
+                     array_agg(p.old_id ORDER BY p.new_id, p.old_id) AS old_ids,
+                     jsonb_agg(jsonb_build_array(n.text, o.text, ARRAY(
+                         SELECT e.canonical_name FROM hindsight.unit_entities a
+                         JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
+                                                       AND b.unit_id = p.old_id
+                         JOIN hindsight.entities e ON e.bank_id = a.bank_id AND e.id = a.entity_id
+                         WHERE a.bank_id = _link_updates.bank_id AND a.unit_id = p.new_id))
+                         ORDER BY p.new_id, p.old_id) AS texts
+              FROM _update_pairs p
+              JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
+              JOIN hindsight.memory_units o ON o.bank_id = _link_updates.bank_id AND o.id = p.old_id) j
+        CROSS JOIN LATERAL unnest(j.new_ids, j.old_ids, hindsight._revisions(j.texts)) AS r(new_id, old_id, revised)
+        CROSS JOIN LATERAL (SELECT r.new_id, r.old_id) x
+        WHERE j.new_ids IS NOT NULL
+    )
+    UPDATE _update_pairs p SET revised = j.revised
+    FROM judged j WHERE j.new_id = p.new_id AND j.old_id = p.old_id;
+
+    INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+    SELECT _link_updates.bank_id, p.new_id, p.old_id, 'supersedes', 1.0
+    FROM _update_pairs p WHERE p.revised
+    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+    GET DIAGNOSTICS linked = ROW_COUNT;
+
+    -- the older unit records when it was first superseded
+    UPDATE hindsight.memory_units o
+    SET superseded_at = s.at
+    FROM (SELECT p.old_id, min(n.mentioned_at) AS at
+          FROM _update_pairs p
+          JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
+          WHERE p.revised GROUP BY p.old_id) s
+    WHERE o.bank_id = _link_updates.bank_id AND o.id = s.old_id
+      AND (o.superseded_at IS NULL OR o.superseded_at > s.at);
+    TRUNCATE _update_pairs;
+    RETURN linked;
+END
+$$;
+COMMENT ON FUNCTION hindsight._link_updates(text, uuid[]) IS
+    'Knowledge updates of new units of a bank (unit_ids): each is compared with its update_candidates nearest '
+    'units (cosine >= update_min_similarity) said before it in other documents; where it revises one '
+    '(hindsight._revisions), a supersedes link goes from it to the older unit, whose superseded_at becomes the '
+    'earliest mentioned_at of the units superseding it. Observations take no part. Returns the links made.';
+
+CREATE OR REPLACE FUNCTION hindsight._asks_history(query text)
+RETURNS bool
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(query, '') ~* ('\m(before|previous|previously|original|originally|initial|initially|at first|'
+        'first|used to|formerly|former|earlier|prior|history|in the past|back then|at the (start|beginning)|'
+        'vorher|früher|ursprünglich|zuerst|anfangs|avant|auparavant|initialement|d''abord|au début|antes|'
+        'originalmente|al principio|prima|inizialmente|all''inizio)\M')
+        OR coalesce(query, '') ~ '(之前|以前|原来|原先|最初|起初|一开始|当初)'
+$$;
+COMMENT ON FUNCTION hindsight._asks_history(text) IS
+    'Whether a question asks about the past of something ("what did we plan before", "initially", "used to", '
+    'in English, German, French, Spanish, Italian and Chinese): recall then leaves superseded units where they rank.';
+
+CREATE OR REPLACE FUNCTION hindsight._update_order(ids text[], pairs jsonb)
+RETURNS text[]
+LANGUAGE plpython3u IMMUTABLE PARALLEL SAFE
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+import json
+from hindsight_pl.updates import order
+return order(list(ids or []), [tuple(p) for p in json.loads(pairs or "[]")])
+$$;
+COMMENT ON FUNCTION hindsight._update_order(text[], jsonb) IS
+    'ids reordered so that each superseded id (pairs: [[newer, older], ...]) comes right after the id that '
+    'supersedes it where it ranked above it (hindsight_pl.updates.order).';
+
+CREATE OR REPLACE FUNCTION hindsight._updates_win(bank_id text, scored hindsight._scored_candidate[])
+RETURNS hindsight._scored_candidate[]
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    ids uuid[] := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
+    pairs jsonb;
+BEGIN
+    SELECT jsonb_agg(jsonb_build_array(l.from_unit_id, l.to_unit_id) ORDER BY l.from_unit_id, l.to_unit_id)
+    INTO pairs
+    FROM hindsight.memory_links l
+    WHERE l.bank_id = _updates_win.bank_id AND l.link_type = 'supersedes'
+      AND l.from_unit_id = ANY (ids) AND l.to_unit_id = ANY (ids);
+    IF pairs IS NULL THEN
+        RETURN scored;
+    END IF;
+    RETURN hindsight._reordered(scored, hindsight._update_order(ids::text[], pairs)::uuid[]);
+END
+$$;
+COMMENT ON FUNCTION hindsight._updates_win(text, hindsight._scored_candidate[]) IS
+    'Recall''s scored candidates (best first) with every superseded unit moved right below the unit that '
+    'supersedes it (its supersedes links) where it ranked above it; each position keeps its final score.';
+
+CREATE OR REPLACE FUNCTION hindsight._reordered(scored hindsight._scored_candidate[], ids uuid[])
+RETURNS hindsight._scored_candidate[]
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- each position keeps its score: a unit moved up takes the score of the place it took, so scores
+    -- still fall with the rank
+    SELECT coalesce(array_agg(ROW(s.unit_id, p.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
+                                  s.token_count)::hindsight._scored_candidate ORDER BY r.o), '{}')
+    FROM unnest(ids) WITH ORDINALITY AS r(id, o)
+    JOIN unnest(scored) AS s ON s.unit_id = r.id
+    JOIN unnest(scored) WITH ORDINALITY AS p(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
+                                             token_count, o) ON p.o = r.o
+$$;
+COMMENT ON FUNCTION hindsight._reordered(hindsight._scored_candidate[], uuid[]) IS
+    'Scored candidates in the order of ids (the same units, reordered), each position keeping its final score.';

@@ -1,0 +1,140 @@
+"""Updates win (issue 30): retain links a fact that revises an older one (supersedes), recall ranks the
+superseded unit right below the one that supersedes it, a question about the past leaves them be, and a
+deleted update gives the older unit back its place."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import psycopg
+import pytest
+from update_chains import CHAINS, Chain
+
+from hindsight_pg import Client, MemoryItem
+
+
+def said(day: str, minute: int = 0) -> datetime:
+    return datetime.fromisoformat(day).replace(hour=9, minute=minute, tzinfo=UTC)
+
+
+def retain_chains(client: Client, bank_id: str, chains: list[Chain]) -> None:
+    """Every message of the chains into one bank, in the order they were said (one document each)."""
+    client.create_bank(bank_id)
+    messages = sorted(
+        ((said(day, n), speaker, text) for c, chain in enumerate(chains) for n, (day, speaker, text)
+         in enumerate(chain.messages)),
+        key=lambda m: m[0],
+    )  # fmt: skip
+    client.retain_batch(bank_id, [MemoryItem(f"{who}: {text}", timestamp=at) for at, who, text in messages])
+
+
+def ranks(results: list[Any], phrase: str) -> list[int]:
+    return [r.rank for r in results if phrase.lower() in r.text.lower()]
+
+
+def asked_after(chain: Chain) -> datetime:
+    return said(chain.messages[-1][0]) + timedelta(days=3)
+
+
+def test_the_current_value_ranks_above_every_value_it_replaced(client: Client) -> None:
+    retain_chains(client, "chains", CHAINS)
+    linked = client.conn.execute(
+        "SELECT count(*) FROM hindsight.memory_links WHERE bank_id = 'chains' AND link_type = 'supersedes'"
+    ).fetchone()[0]
+    wins, misses = 0, []
+    for chain in CHAINS:
+        results = client.recall(
+            "chains", chain.question, query_timestamp=asked_after(chain), max_tokens=100_000
+        ).results
+        current = ranks(results, chain.current)
+        replaced = [r for phrase in chain.replaced for r in ranks(results, phrase)]
+        if current and all(min(current) < r for r in replaced):
+            wins += 1
+        else:
+            misses.append((chain.question, current[:1], replaced[:2]))
+    # issue 30: >= 90 % of at least 40 chains
+    assert len(CHAINS) >= 40
+    assert wins / len(CHAINS) >= 0.9, f"{wins}/{len(CHAINS)}, {linked} supersedes links; misses: {misses}"
+
+
+def test_retain_links_an_update_and_records_when_the_older_unit_was_superseded(client: Client) -> None:
+    retain_chains(client, "u", [CHAINS[0], CHAINS[1]])
+    rows = client.conn.execute(
+        """SELECT n.text, o.text, o.superseded_at, n.mentioned_at
+           FROM hindsight.memory_links l
+           JOIN hindsight.memory_units n ON n.bank_id = l.bank_id AND n.id = l.from_unit_id
+           JOIN hindsight.memory_units o ON o.bank_id = l.bank_id AND o.id = l.to_unit_id
+           WHERE l.bank_id = 'u' AND l.link_type = 'supersedes' ORDER BY n.mentioned_at"""
+    ).fetchall()
+    pairs = {(new.split(":")[0], "after all" in new or "Valencia" in new, "planned" in old or "booked" in old)
+             for new, old, _, _ in rows}  # fmt: skip
+    assert pairs == {("Omar", True, True), ("Lena", True, True)}
+    for _, _, superseded_at, mentioned_at in rows:
+        assert superseded_at == mentioned_at
+    # the units nobody revised carry no date
+    left = client.conn.execute(
+        "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'u' AND superseded_at IS NULL"
+    ).fetchone()[0]
+    assert left == 2
+
+
+def test_the_superseded_unit_ranks_right_below_its_update_and_the_trace_says_why(client: Client) -> None:
+    retain_chains(client, "p", [CHAINS[0]])
+    asked = asked_after(CHAINS[0])
+    response = client.recall("p", "Which payment provider are we using?", query_timestamp=asked, trace=True)
+    texts = [r.text for r in response.results]
+    assert "after all" in texts[0] and "planned" in texts[1]
+    newer, older = response.results[0].id, response.results[1].id
+    scoring = {str(r["id"]): r for r in response.trace["scoring"]["results"]}
+    assert scoring[str(older)]["superseded_by"] == [str(newer)]
+    assert scoring[str(newer)]["superseded_by"] is None
+    assert response.results[0].scores.final >= response.results[1].scores.final
+
+
+def test_a_question_about_the_past_still_finds_the_old_plan_first(client: Client) -> None:
+    retain_chains(client, "h", [CHAINS[1]])
+    asked = asked_after(CHAINS[1])
+    before = client.recall("h", "Where was the team offsite booked before?", query_timestamp=asked).results
+    now = client.recall("h", "Where is the team offsite booked?", query_timestamp=asked).results
+    assert "Valencia" in now[0].text
+    # without the reordering the older unit keeps its own place: it is first when it scores higher
+    first_before = [r.text for r in before]
+    older = next(i for i, t in enumerate(first_before) if "booked in Porto" in t)
+    newer = next(i for i, t in enumerate(first_before) if "Valencia" in t)
+    scores = {r.text: r.scores.final for r in before}
+    assert (older < newer) == (scores[first_before[older]] > scores[first_before[newer]])
+
+
+def test_deleting_the_update_gives_the_older_unit_back(client: Client) -> None:
+    retain_chains(client, "d", [CHAINS[0]])
+    newer = client.conn.execute(
+        "SELECT document_id FROM hindsight.memory_units WHERE bank_id = 'd' AND text LIKE '%after all%'"
+    ).fetchone()[0]
+    client.conn.execute("SELECT hindsight.delete_document('d', %s)", (newer,))
+    assert (
+        client.conn.execute(
+            "SELECT count(*) FROM hindsight.memory_units WHERE bank_id = 'd' AND superseded_at IS NOT NULL"
+        ).fetchone()[0]
+        == 0
+    )
+    assert (
+        client.conn.execute(
+            "SELECT count(*) FROM hindsight.memory_links WHERE bank_id = 'd' AND link_type = 'supersedes'"
+        ).fetchone()[0]
+        == 0
+    )
+
+
+def test_update_links_can_be_turned_off(client: Client) -> None:
+    client.create_bank("off", config={"update_candidates": 0})
+    for day, who, text in CHAINS[0].messages:
+        client.retain("off", f"{who}: {text}", timestamp=said(day))
+    assert (
+        client.conn.execute(
+            "SELECT count(*) FROM hindsight.memory_links WHERE bank_id = 'off' AND link_type = 'supersedes'"
+        ).fetchone()[0]
+        == 0
+    )
+    with pytest.raises(psycopg.Error, match="update_min_similarity"):
+        client.conn.execute("SELECT hindsight.create_bank('bad', config => '{\"update_min_similarity\": 1.5}')")
