@@ -3,15 +3,17 @@
 Retain links each new memory unit to the older units it revises (``supersedes`` links,
 ``hindsight._link_updates``), and recall ranks a superseded unit right below the unit that supersedes
 it when both are candidates (docs/recall.md, "Updates win"). This module decides, for one (newer,
-older) pair the database has already found near each other (close embeddings, or a shared entity):
+older) pair the database has already found near each other (the newer unit's nearest earlier units):
 
-* **same subject**: some clause of the newer fact and some clause of the older one share content
-  words (two or more, a quarter of the shorter clause's), or share an entity named in both clauses
-  and one more content word;
-* **a change**: that clause of the newer fact carries a revision cue ("after all", "instead", "no
-  longer", "cancelled", "moved to", "now", "currently", "actually", ... in English, German, French,
-  Spanish, Italian and Chinese), or the two clauses state different numbers (``signature.signature``:
-  digits, number words, amounts).
+* **same subject**: some clause of the newer fact (with the clause before it) and some clause of the older
+  one share content words: two or more, a quarter of the shorter clause's ("close"), or fewer where an entity
+  both were linked to is named in both clauses;
+* **a change** in that clause of the newer fact: a strong revision cue ("after all", "instead", "no longer",
+  "cancelled", "moved to", "switched to", "replaced", "correction", ... in English, German, French, Spanish,
+  Italian and Chinese: one shared word is then enough); or other numbers in the two clauses
+  (``signature.signature``: digits, number words, amounts), with a close subject, a weak cue ("now",
+  "currently", "actually") or a shared entity and one more word; or a weak cue with a close subject and a
+  number only one clause states or a shared entity.
 
 Both must hold. A pair without a change is two facts about one subject ("Ana likes tea" / "Ana drinks
 tea at 5"), not an update. Clauses are the text split at sentence ends, semicolons and dashes, since a
@@ -46,7 +48,8 @@ _STRONG_CUES = re.compile(
     r"|postponed|rescheduled|pushed (?:back|to|out)|brought forward|replaced|replacing|correction|to correct"
     r"|new (?:date|time|plan|place|venue|location|address|number|price|deadline|owner|lead|role|job)"
     r"|decided (?:to|against|on)|going with|dropped|scrapped|migrat(?:ed|ing) (?:to|from|the|our)|rewr(?:ote|itten)"
-    r"|retired|rebrand(?:ed|ing)?"
+    r"|retired|rebrand(?:ed|ing)?|(?:went (?:up|down)|rose|fell|grew|increased|decreased|dropped|raised|lowered"
+    r"|cut|tightened|revised) (?:it |them )?to"
     r"|stattdessen|nicht mehr|kein(?:e|en)? mehr|abgesagt|verschoben|verlegt"
     r"|finalement|plutôt|annulée?s?|reportée?s?|déplacée?s?|ne plus|n'est plus"
     r"|en su lugar|al final|cancelad[oa]s?|pospuest[oa]s?|ya no"
@@ -151,17 +154,19 @@ def revises(newer: str, older: str, shared_entities: Iterable[str] = ()) -> bool
             shared = len(new_words & old_words)
             if not shared:
                 continue
-            other_value = new_numbers != old_numbers  # one of them has a number (the newer, checked above, or not)
-            # the change: a strong cue; or other numbers, with a weak cue or a second shared word
-            # the subject: two content words in common (a quarter of the shorter clause), or one with a
-            # strong cue, a weak cue and other numbers, or an entity named in both clauses
+            # other numbers: both clauses state one and they differ; or only one states one ("every week now" /
+            # "every two weeks")
+            other_numbers = bool(new_numbers) and bool(old_numbers) and new_numbers != old_numbers
+            one_number = new_numbers != old_numbers and not other_numbers
+            # the subject: two content words in common (a quarter of the shorter clause), or an entity named in
+            # both clauses
             close = shared >= 2 and shared >= 0.25 * min(len(new_words), len(old_words))
             named = any(_names(new_text, n) and _names(old_text, n) for n in names)
-            if said == "strong" and (close or named or shared >= 1):
+            if said == "strong":  # one word in common is enough: "Porto is cancelled" / "booked in Porto"
                 return True
-            if other_value and (close or named or said == "weak"):
+            if other_numbers and (close or said == "weak" or (named and shared >= 2)):
                 return True
-            if said == "weak" and close and named:
+            if said == "weak" and close and (one_number or named):
                 return True
     return False
 

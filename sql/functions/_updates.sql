@@ -179,11 +179,35 @@ DECLARE
     ids uuid[] := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
     pairs jsonb;
 BEGIN
-    SELECT jsonb_agg(jsonb_build_array(l.from_unit_id, l.to_unit_id) ORDER BY l.from_unit_id, l.to_unit_id)
-    INTO pairs
-    FROM hindsight.memory_links l
-    WHERE l.bank_id = _updates_win.bank_id AND l.link_type = 'supersedes'
-      AND l.from_unit_id = ANY (ids) AND l.to_unit_id = ANY (ids);
+    -- the supersedes links between candidates; and an observation every fact of which is superseded follows
+    -- the latest value: it ranks below the candidates (facts, or observations citing them) that supersede them
+    WITH links AS (
+        SELECT l.from_unit_id, l.to_unit_id
+        FROM hindsight.memory_links l
+        WHERE l.bank_id = _updates_win.bank_id AND l.link_type = 'supersedes' AND l.from_unit_id = ANY (ids)
+        UNION ALL
+        SELECT os.observation_id, l.to_unit_id
+        FROM hindsight.observation_sources os
+        JOIN hindsight.memory_links l ON l.bank_id = os.bank_id AND l.from_unit_id = os.unit_id
+                                     AND l.link_type = 'supersedes'
+        WHERE os.bank_id = _updates_win.bank_id AND os.observation_id = ANY (ids)
+    ), stale AS (  -- candidate observations whose facts are all superseded
+        SELECT o.id
+        FROM hindsight.memory_units o
+        WHERE o.bank_id = _updates_win.bank_id AND o.id = ANY (ids) AND o.fact_type = 'observation'
+          AND NOT EXISTS (SELECT FROM hindsight.observation_sources os
+                          JOIN hindsight.memory_units f ON f.bank_id = os.bank_id AND f.id = os.unit_id
+                          WHERE os.bank_id = o.bank_id AND os.observation_id = o.id AND f.superseded_at IS NULL)
+    ), pair AS (
+        SELECT k.from_unit_id AS newer, k.to_unit_id AS older FROM links k WHERE k.to_unit_id = ANY (ids)
+        UNION
+        SELECT k.from_unit_id, st.id
+        FROM stale st
+        JOIN hindsight.observation_sources os ON os.bank_id = _updates_win.bank_id AND os.observation_id = st.id
+        JOIN links k ON k.to_unit_id = os.unit_id
+        WHERE k.from_unit_id <> st.id
+    )
+    SELECT jsonb_agg(jsonb_build_array(p.newer, p.older) ORDER BY p.newer, p.older) INTO pairs FROM pair p;
     IF pairs IS NULL THEN
         RETURN scored;
     END IF;
@@ -192,7 +216,9 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._updates_win(text, hindsight._scored_candidate[]) IS
     'Recall''s scored candidates (best first) with every superseded unit moved right below the unit that '
-    'supersedes it (its supersedes links) where it ranked above it; each position keeps its final score.';
+    'supersedes it (its supersedes links) where it ranked above it; an observation whose facts are all superseded '
+    'moves below the candidates that supersede them (facts, or observations citing those); each position keeps '
+    'its final score.';
 
 CREATE OR REPLACE FUNCTION hindsight._reordered(scored hindsight._scored_candidate[], ids uuid[])
 RETURNS hindsight._scored_candidate[]

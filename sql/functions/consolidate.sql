@@ -18,12 +18,14 @@ BEGIN
           AND u.fact_type = 'observation';
         RETURN;
     END IF;
-    -- the text: the most central supporting fact (least summed cosine distance to the others)
+    -- the text: the most central supporting fact (least summed cosine distance to the others) of those no newer
+    -- fact supersedes (knowledge updates: the observation follows the latest value), else of all
     SELECT f.text INTO medoid
     FROM hindsight.observation_sources s
     JOIN hindsight.memory_units f ON f.bank_id = s.bank_id AND f.id = s.unit_id
     WHERE s.bank_id = _refresh_observation.bank_id AND s.observation_id = _refresh_observation.observation_id
-    ORDER BY (SELECT sum(f.embedding <=> g.embedding)
+    ORDER BY f.superseded_at IS NOT NULL,
+             (SELECT sum(f.embedding <=> g.embedding)
               FROM hindsight.observation_sources t
               JOIN hindsight.memory_units g ON g.bank_id = t.bank_id AND g.id = t.unit_id
               WHERE t.bank_id = s.bank_id AND t.observation_id = s.observation_id),
@@ -71,7 +73,8 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._refresh_observation(text, uuid) IS
-    'Recomputes an observation from its supporting facts (observation_sources): text = the medoid fact by cosine, '
+    'Recomputes an observation from its supporting facts (observation_sources): text = the medoid fact by cosine '
+    '(of the facts not superseded, when there are some), '
     'embedding = l2_normalize(mean), dates = the span of the facts'' dates, mentioned_at = the latest, tags and '
     'entities = the union, proof_count = the number of facts; deletes it when no fact is left.';
 

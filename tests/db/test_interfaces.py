@@ -64,7 +64,10 @@ def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
     )
     with db.transaction():
         db.execute("SET LOCAL search_path = hindsight, public")
-        assert _arguments(db, "hindsight.recall_finish") == head + ", " + _signature(db, finish, types, defaults)
+        # and the question, which tells whether it asks about the past (updates win otherwise)
+        assert _arguments(db, "hindsight.recall_finish") == (
+            head + ", " + _signature(db, finish, types, defaults) + ", query text DEFAULT NULL::text"
+        )
 
 
 def test_the_driver_takes_the_same_arguments_with_the_same_defaults():

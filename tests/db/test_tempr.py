@@ -111,21 +111,28 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 
 def test_time_scenario_window_march_to_may(client):
-    # with retain's links: spreading reaches October, and must not lift it; the boosts' arithmetic is checked, so
-    # without the reader (whose rank would join the score)
-    client.create_bank("t", config={"reranker_provider": {"kind": "none"}})
-    client.retain("t", "Alice started the microservices migration.", timestamp="2024-03-12T10:00:00Z")
-    client.retain("t", "Alice completed the auth service.", timestamp="2024-04-20T10:00:00Z")
-    client.retain("t", "Alice is focusing on performance.", timestamp="2024-10-08T10:00:00Z")
+    # issue 30: in the default configuration (the reader, retain's links), inside a window every in-window fact
+    # ranks above every out-of-window one; spreading along the temporal links reaches October, and must not lift it
     window = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 5, 31, 23, 59, 59, tzinfo=UTC))
-    response = client.recall("t", "What was Alice working on?", temporal_window=window,
+    for bank_id, config in (("t", {}), ("a", {"reranker_provider": {"kind": "none"}, "window_first": False})):
+        client.create_bank(bank_id, config=config)
+        client.retain(bank_id, "Alice started the microservices migration.", timestamp="2024-03-12T10:00:00Z")
+        client.retain(bank_id, "Alice completed the auth service.", timestamp="2024-04-20T10:00:00Z")
+        client.retain(bank_id, "Alice is focusing on performance.", timestamp="2024-10-08T10:00:00Z")
+    response = client.recall("t", "What did Alice work on?", temporal_window=window,
+                             query_timestamp="2024-11-01T00:00:00Z")  # fmt: skip
+    texts = [r.text for r in response.results]
+    assert texts[2] == "Alice is focusing on performance."
+    assert set(texts[:2]) == {"Alice started the microservices migration.", "Alice completed the auth service."}
+    assert [r.scores.final for r in response.results] == sorted((r.scores.final for r in response.results),
+                                                                reverse=True)  # fmt: skip
+    # without window_first (and without the reader, whose rank would join the score) the boosts alone decide: the
+    # recency boost (October is the most recent) does not count under the window, October's boost is the temporal
+    # one alone
+    response = client.recall("a", "What was Alice working on?", temporal_window=window,
                              query_timestamp="2024-11-01T00:00:00Z")  # fmt: skip
     texts = [r.text for r in response.results]
     assert texts[0] == "Alice completed the auth service."  # in the window, near its middle
-    assert set(texts) == {"Alice started the microservices migration.", "Alice completed the auth service.",
-                          "Alice is focusing on performance."}  # fmt: skip
-    # spreading along the temporal links reaches October (temporal rank 3, proximity 0), and the recency boost
-    # (October is the most recent) does not count under the window: October's boost is the temporal one alone
     october = next(r for r in response.results if r.text == "Alice is focusing on performance.")
     assert october.scores.temporal_rank == 3 and october.scores.temporal_proximity == 0.0
     assert october.scores.recency > max(r.scores.recency for r in response.results if r is not october)

@@ -138,3 +138,21 @@ def test_update_links_can_be_turned_off(client: Client) -> None:
     )
     with pytest.raises(psycopg.Error, match="update_min_similarity"):
         client.conn.execute("SELECT hindsight.create_bank('bad', config => '{\"update_min_similarity\": 1.5}')")
+
+
+def test_observations_follow_the_latest_value(client: Client) -> None:
+    # the old value, said on two days, becomes an observation (consolidation); the update supersedes both its facts, so
+    # the observation ranks below the update
+    old = Chain([("2025-02-10", "Ines", "Carlos leads the data platform team."),
+                 ("2025-02-11", "Ines", "Carlos leads the data platform team.")], "", "", [])  # fmt: skip
+    new = Chain([("2025-07-01", "Ines", "Carlos is no longer leading the data platform team, Aisha took over.")],
+                "Who leads the data platform team?", "Aisha took over", ["Carlos leads"])  # fmt: skip
+    retain_chains(client, "o", [old, new])
+    client.consolidate("o", use_llm=False)
+    (observation,) = client.conn.execute(
+        "SELECT text FROM hindsight.memory_units WHERE bank_id = 'o' AND fact_type = 'observation'"
+    ).fetchone()
+    assert "Carlos leads" in observation
+    results = client.recall("o", new.question, query_timestamp=asked_after(new)).results
+    ranks = {r.fact_type if "Carlos leads" in r.text else "update": r.rank for r in results if r.rank}
+    assert ranks["update"] < ranks["observation"], [(r.rank, r.fact_type, r.text) for r in results]
