@@ -18,9 +18,9 @@ def said(day: str, minute: int = 0) -> datetime:
     return datetime.fromisoformat(day).replace(hour=9, minute=minute, tzinfo=UTC)
 
 
-def retain_chains(client: Client, bank_id: str, chains: list[Chain]) -> None:
+def retain_chains(client: Client, bank_id: str, chains: list[Chain], config: dict[str, Any] | None = None) -> None:
     """Every message of the chains into one bank, in the order they were said (one document each)."""
-    client.create_bank(bank_id)
+    client.create_bank(bank_id, config=config)
     messages = sorted(
         ((said(day, n), speaker, text) for c, chain in enumerate(chains) for n, (day, speaker, text)
          in enumerate(chain.messages)),
@@ -156,3 +156,25 @@ def test_observations_follow_the_latest_value(client: Client) -> None:
     results = client.recall("o", new.question, query_timestamp=asked_after(new)).results
     ranks = {r.fact_type if "Carlos leads" in r.text else "update": r.rank for r in results if r.rank}
     assert ranks["update"] < ranks["observation"], [(r.rank, r.fact_type, r.text) for r in results]
+
+
+def supersedes(client: Client, bank_id: str) -> set[tuple[str, str]]:
+    return set(client.conn.execute(
+        """SELECT n.text, o.text FROM hindsight.memory_links l
+           JOIN hindsight.memory_units n ON n.bank_id = l.bank_id AND n.id = l.from_unit_id
+           JOIN hindsight.memory_units o ON o.bank_id = l.bank_id AND o.id = l.to_unit_id
+           WHERE l.bank_id = %s AND l.link_type = 'supersedes'""", (bank_id,)).fetchall())  # fmt: skip
+
+
+def test_link_updates_finds_what_retain_would_have_found(client: Client) -> None:
+    # a bank retained without update links (as before 0.3.0), then hindsight.link_updates
+    retain_chains(client, "r", CHAINS[:8])
+    retain_chains(client, "l", CHAINS[:8], config={"update_candidates": 0})
+    assert supersedes(client, "l") == set()
+    client.conn.execute("UPDATE hindsight.banks SET config = config - 'update_candidates' WHERE bank_id = 'l'")
+    (added,) = client.conn.execute("SELECT hindsight.link_updates('l')").fetchone()
+    assert added == len(supersedes(client, "r")) >= 7
+    assert supersedes(client, "l") == supersedes(client, "r")
+    assert client.conn.execute("SELECT hindsight.link_updates('l')").fetchone() == (0,)  # found once
+    with pytest.raises(psycopg.Error, match=r"HS404|unknown bank"):
+        client.conn.execute("SELECT hindsight.link_updates('nope')")
