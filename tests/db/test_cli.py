@@ -164,7 +164,8 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     result = invoke("reflect", "ana", "What pet does Ana have?", "--budget", "mid")
     assert result.exit_code == 0, result.output
     assert result.output.splitlines() == [
-        "Ana has a cat, **Pixel**.", "", "Based on:", "  [world] said 2024-02-01  Ana adopted a grey cat named Pixel."]  # fmt: skip
+        "Ana has a cat, **Pixel**.", "", "Based on:",
+        "  [world] said 2024-02-01  Ana adopted a grey cat named Pixel."]  # fmt: skip
     schema = tmp_path / "schema.json"
     schema.write_text(json.dumps({"type": "object", "required": ["pet"], "properties": {"pet": {"type": "string"}}}))
     script_server.script = [{"tool": "done", "arguments": {"answer": {"pet": "cat"}, "memory_ids": []}}]
