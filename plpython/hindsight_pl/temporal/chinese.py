@@ -300,8 +300,8 @@ def _dates(text: str, today: date, hour: int, hemisphere: str, future: bool) -> 
         out.append(Found(m.start(), m.end(), day(add_years(today, years)), "day", RANK_DATE))
     # 上个月3号, 下个月15日, 本月1日, 上个月的12号: that day of that month
     for m in re.finditer(rf"(?P<r>{_RELATIVE_MONTH})的?(?P<d>{NUM})[日号]", text):
-        month = shift_month(today, RELATIVE_MONTHS[m["r"]]).start
-        span = _day_in(month.year, month.month, number(m["d"]))
+        first_day = shift_month(today, RELATIVE_MONTHS[m["r"]]).start
+        span = _day_in(first_day.year, first_day.month, number(m["d"]))
         if span:
             out.append(Found(m.start(), m.end(), span, "day", RANK_DATE))
     return out
@@ -527,11 +527,11 @@ def _amounts(text: str, today: date, hour: int, hemisphere: str, future: bool) -
     for m in re.finditer(
         rf"(?P<dir>过去|最近|近|这|未来|接下来的?|今后|往后)的?{_COUNT}{_UNIT}(?:内|里|以内|之内|来)?", text
     ):
-        unit, n = _unit(m["u"]), _count(m["n"])
+        unit, count = _unit(m["u"]), _count(m["n"])
         if m["dir"] in ahead:
-            span = between(today, shift(today, unit, n, hour))
+            span = between(today, shift(today, unit, count, hour))
         else:
-            span = between(shift(today, unit, -n, hour), today, until_now=True)
+            span = between(shift(today, unit, -count, hour), today, until_now=True)
         if span:
             out.append(Found(m.start(), m.end(), span, "period", RANK_AGO))
     for m in re.finditer(rf"(?<![过去最近未来这])(?<!接下来){_COUNT}{_UNIT}(?:内|以内|之内)", text):

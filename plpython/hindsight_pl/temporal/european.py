@@ -282,8 +282,8 @@ def _may_is_a_month(text: str, m: re.Match[str]) -> bool:
         return True
     word = re.match(r" ([^\W\d_]+)", following)
     if m.group(0).startswith("may"):  # May 6 <word>: a date unless a plural noun follows ("May 6 people join")
-        return bool(word) and not (word[1] in _COUNTED or (word[1].endswith("s") and word[1] not in _NOT_PLURAL))
-    return bool(word) and word[1] in _AFTER_A_DATE  # 6 May <word>: only before words a date takes
+        return word is not None and not (word[1] in _COUNTED or (word[1].endswith("s") and word[1] not in _NOT_PLURAL))
+    return word is not None and word[1] in _AFTER_A_DATE  # 6 May <word>: only before words a date takes
 
 
 _COUNTED = {"people", "persons", "of", "more", "men", "women", "children", "kids", "staff", "folks"}

@@ -547,9 +547,9 @@ def _step(f: Found, span: Span, direction: int) -> Span | None:
     if f.kind == "day":  # "on the 3rd": the same day of the next / previous month that has it
         for months in (1, 2):
             first = add_months(span.start.replace(day=1), direction * months)
-            found = make_date(first.year, first.month, span.start.day)
-            if found:
-                return day(found)
+            candidate = make_date(first.year, first.month, span.start.day)
+            if candidate:
+                return day(candidate)
     return None
 
 
@@ -660,7 +660,7 @@ def _dates_after_weekdays(text: str, atoms: list[Found], today: date) -> list[Fo
             name, number = (m["m"], m["d"]) if m["m"] else (m["m2"], m["d2"])
             month = words.MONTH_NAMES.get(name) or words.MONTH_ABBREVIATIONS.get(name)
             recent = day_of_month_recent(month, int(number), today) if month else None
-            if recent is None:
+            if month is None or recent is None:
                 continue
 
             def in_year(y: int, month: int = month, number: int = int(number)) -> Span | None:
