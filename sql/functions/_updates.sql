@@ -63,23 +63,23 @@ DECLARE
     cfg jsonb := hindsight.bank_config(_link_updates.bank_id);
     how_many int := (cfg->>'update_candidates')::int;
     min_similarity float8 := (cfg->>'update_min_similarity')::float8;
-    pairs uuid[][];
+    new_ids uuid[];
+    old_ids uuid[];
+    revised bool[];
     linked int;
 BEGIN
     IF how_many = 0 OR coalesce(cardinality(unit_ids), 0) = 0 THEN
         RETURN 0;
     END IF;
     -- The pairs to judge: each new unit and its how_many nearest units said before it (by embedding), from
-    -- another document (the facts of one message do not revise each other).
-    CREATE TEMP TABLE IF NOT EXISTS _update_pairs (new_id uuid, old_id uuid, revised bool) ON COMMIT DROP;
-    TRUNCATE _update_pairs;
+    -- another document (the facts of one message do not revise each other). Arrays, not a temporary table:
+    -- Citus plans no write that joins a local table with a distributed one.
     IF hindsight._semantic_path(_link_updates.bank_id) = 'hnsw' THEN
-        INSERT INTO _update_pairs (new_id, old_id)
-        SELECT p.new_id, p.old_id FROM hindsight._update_pairs_hnsw(_link_updates.bank_id, unit_ids, how_many,
-                                                                      min_similarity) p;
+        SELECT array_agg(p.new_id ORDER BY p.new_id, p.old_id), array_agg(p.old_id ORDER BY p.new_id, p.old_id)
+        INTO new_ids, old_ids
+        FROM hindsight._update_pairs_hnsw(_link_updates.bank_id, unit_ids, how_many, min_similarity) p;
     ELSE
-        INSERT INTO _update_pairs (new_id, old_id)
-        SELECT r.a, r.b
+        SELECT array_agg(r.a ORDER BY r.a, r.b), array_agg(r.b ORDER BY r.a, r.b) INTO new_ids, old_ids
         FROM (SELECT n.id AS a, m.id AS b,
                      row_number() OVER (PARTITION BY n.id ORDER BY m.embedding <=> n.embedding, m.id) AS rn
               FROM hindsight.memory_units n
@@ -89,36 +89,31 @@ BEGIN
               WHERE n.bank_id = _link_updates.bank_id AND n.id = ANY (unit_ids) AND n.fact_type <> 'observation') r
         WHERE r.rn <= how_many;
     END IF;
-    DELETE FROM _update_pairs p
-    USING hindsight.memory_units n, hindsight.memory_units o
-    WHERE n.bank_id = _link_updates.bank_id AND n.id = p.new_id AND o.bank_id = _link_updates.bank_id
-      AND o.id = p.old_id AND n.document_id IS NOT DISTINCT FROM o.document_id AND n.document_id IS NOT NULL;
+    IF new_ids IS NULL THEN
+        RETURN 0;
+    END IF;
 
-    -- One PL/Python call judges them all (hindsight_pl.updates.revises).
-    WITH judged AS (
-        SELECT x.new_id, x.old_id, r.revised
-        FROM (SELECT array_agg(p.new_id ORDER BY p.new_id, p.old_id) AS new_ids,
-                     array_agg(p.old_id ORDER BY p.new_id, p.old_id) AS old_ids,
-                     jsonb_agg(jsonb_build_array(n.text, o.text, ARRAY(
-                         SELECT e.canonical_name FROM hindsight.unit_entities a
-                         JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
-                                                       AND b.unit_id = p.old_id
-                         JOIN hindsight.entities e ON e.bank_id = a.bank_id AND e.id = a.entity_id
-                         WHERE a.bank_id = _link_updates.bank_id AND a.unit_id = p.new_id))
-                         ORDER BY p.new_id, p.old_id) AS texts
-              FROM _update_pairs p
-              JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
-              JOIN hindsight.memory_units o ON o.bank_id = _link_updates.bank_id AND o.id = p.old_id) j
-        CROSS JOIN LATERAL unnest(j.new_ids, j.old_ids, hindsight._revisions(j.texts)) AS r(new_id, old_id, revised)
-        CROSS JOIN LATERAL (SELECT r.new_id, r.old_id) x
-        WHERE j.new_ids IS NOT NULL
-    )
-    UPDATE _update_pairs p SET revised = j.revised
-    FROM judged j WHERE j.new_id = p.new_id AND j.old_id = p.old_id;
+    -- One PL/Python call judges them all (hindsight_pl.updates.revises), pairs of one document excluded.
+    SELECT array_agg(p.new_id ORDER BY p.o), array_agg(p.old_id ORDER BY p.o),
+           hindsight._revisions(jsonb_agg(jsonb_build_array(n.text, o.text, ARRAY(
+               SELECT e.canonical_name FROM hindsight.unit_entities a
+               JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
+                                             AND b.unit_id = p.old_id
+               JOIN hindsight.entities e ON e.bank_id = a.bank_id AND e.id = a.entity_id
+               WHERE a.bank_id = _link_updates.bank_id AND a.unit_id = p.new_id)) ORDER BY p.o))
+    INTO new_ids, old_ids, revised
+    FROM unnest(new_ids, old_ids) WITH ORDINALITY AS p(new_id, old_id, o)
+    JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
+    JOIN hindsight.memory_units o ON o.bank_id = _link_updates.bank_id AND o.id = p.old_id
+    WHERE n.document_id IS DISTINCT FROM o.document_id OR n.document_id IS NULL;
+    IF new_ids IS NULL THEN
+        RETURN 0;
+    END IF;
 
     INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
     SELECT _link_updates.bank_id, p.new_id, p.old_id, 'supersedes', 1.0
-    FROM _update_pairs p WHERE p.revised
+    FROM unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
+    WHERE p.revised
     ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
     GET DIAGNOSTICS linked = ROW_COUNT;
 
@@ -126,12 +121,11 @@ BEGIN
     UPDATE hindsight.memory_units o
     SET superseded_at = s.at
     FROM (SELECT p.old_id, min(n.mentioned_at) AS at
-          FROM _update_pairs p
+          FROM unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
           JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
           WHERE p.revised GROUP BY p.old_id) s
     WHERE o.bank_id = _link_updates.bank_id AND o.id = s.old_id
       AND (o.superseded_at IS NULL OR o.superseded_at > s.at);
-    TRUNCATE _update_pairs;
     RETURN linked;
 END
 $$;
