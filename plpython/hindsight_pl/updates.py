@@ -6,7 +6,7 @@ it when both are candidates (docs/recall.md, "Updates win"). This module decides
 older) pair the database has already found near each other (the newer unit's nearest earlier units):
 
 * **same subject**: some clause of the newer fact (with the clause before it) and some clause of the older
-  one share content words: two or more, a quarter of the shorter clause's ("close"), or fewer where an entity
+  one share content words: two or more, two fifths of the shorter clause's ("close"), or fewer where an entity
   both were linked to is named in both clauses;
 * **a change** in that clause of the newer fact: a strong revision cue ("after all", "instead", "no longer",
   "cancelled", "moved to", "switched to", "replaced", "correction", ... in English, German, French, Spanish,
@@ -34,7 +34,7 @@ from .temporal import chinese
 _SPEAKER = re.compile(r"^\s*[^\W\d_][^\n:：.!?\"]{0,39}?\s*[:：]\s*")
 # a sentence end (not after a title or a one-letter initial: "Dr. Smith", "J. Doe"), a semicolon, a dash
 _CLAUSE = re.compile(
-    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\b[A-Z]\.)(?<=[.!?;。！？；])\s*"
+    r"(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bSt\.)(?<!\bMrs\.)(?<!\b[A-Z]\.)(?<=[.!?;])\s+(?=\S)|(?<=[。！？；])"
     r"|\s+[-–—]\s+|\n+"
 )
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)*")
@@ -57,7 +57,7 @@ _STRONG_CUES = re.compile(
     re.IGNORECASE,
 )
 _WEAK_CUES = re.compile(
-    r"\b(?:now|currently|these days|actually|updated?|at the moment|so far|jetzt|inzwischen|mittlerweile|doch"
+    r"\b(?:now|currently|these days|actually|at the moment|so far|jetzt|inzwischen|mittlerweile|doch"
     r"|en fait|désormais|maintenant|ahora|actualmente|en realidad|ora|adesso|attualmente)\b",
     re.IGNORECASE,
 )
@@ -158,9 +158,9 @@ def revises(newer: str, older: str, shared_entities: Iterable[str] = ()) -> bool
             # "every two weeks")
             other_numbers = bool(new_numbers) and bool(old_numbers) and new_numbers != old_numbers
             one_number = new_numbers != old_numbers and not other_numbers
-            # the subject: two content words in common (a quarter of the shorter clause), or an entity named in
+            # the subject: two content words in common (two fifths of the shorter clause), or an entity named in
             # both clauses
-            close = shared >= 2 and shared >= 0.25 * min(len(new_words), len(old_words))
+            close = shared >= 2 and shared >= 0.4 * min(len(new_words), len(old_words))
             named = any(_names(new_text, n) and _names(old_text, n) for n in names)
             if said == "strong":  # one word in common is enough: "Porto is cancelled" / "booked in Porto"
                 return True

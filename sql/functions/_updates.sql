@@ -142,12 +142,15 @@ AS $$
     SELECT coalesce(query, '') ~* ('\m(before|previous|previously|original|originally|initial|initially|at first|'
         'first|used to|formerly|former|earlier|prior|history|in the past|back then|at the (start|beginning)|'
         'vorher|früher|ursprünglich|zuerst|anfangs|avant|auparavant|initialement|d''abord|au début|antes|'
-        'originalmente|al principio|prima|inizialmente|all''inizio)\M')
+        'originalmente|al principio|prima|inizialmente|all''inizio|'
+        -- "when did it happen": the date of an event, not today's value
+        'when (did|was|were|had)|wann (hat|haben|war|waren|wurde)|quand (a|est|était)|cuándo (fue|se)|quando (è|ha|fu))\M')
         OR coalesce(query, '') ~ '(之前|以前|原来|原先|最初|起初|一开始|当初)'
 $$;
 COMMENT ON FUNCTION hindsight._asks_history(text) IS
     'Whether a question asks about the past of something ("what did we plan before", "initially", "used to", '
-    'in English, German, French, Spanish, Italian and Chinese): recall then leaves superseded units where they rank.';
+    '"when did ...": the date of an event; in English, German, French, Spanish, Italian and Chinese): recall then '
+    'leaves superseded units where they rank.';
 
 CREATE OR REPLACE FUNCTION hindsight._update_order(ids text[], pairs jsonb)
 RETURNS text[]
