@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
-from uuid import UUID
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -25,6 +24,7 @@ from hindsight_pl import __version__, limits
 from ._client import Client
 from ._errors import BankNotFoundError, HindsightError
 from ._types import describe_when
+from ._unit_dates import bank_time_zone, unit_dates
 
 INSTRUCTIONS = (
     "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
@@ -123,7 +123,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         times), context, score and id."""
         with serialised():
             response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags)
-            zone = time_zone(client(), bank_id)
+            zone = bank_time_zone(client(), bank_id)
         return [
             {"rank": r.rank, "text": r.text, **dates(r.mentioned_at, r.occurred_start, r.occurred_end, zone),
              "context": r.context, "score": round(r.scores.final, 4), "id": str(r.id)}
@@ -149,11 +149,11 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         gives them)."""
         with serialised():
             result = client().reflect(bank_id, query, budget=budget, tags=tags)
-            zone = time_zone(client(), bank_id)
-            found = {unit: dates(said, start, end, zone) for unit, said, start, end in client().conn.execute(
-                "SELECT id::text, mentioned_at, occurred_start, occurred_end FROM hindsight.memory_units"
-                " WHERE bank_id = %s AND id = ANY(%s)", (bank_id, unit_ids(m["id"] for m in result.based_on)),
-            )}  # fmt: skip
+            zone = bank_time_zone(client(), bank_id)
+            found = {
+                unit: dates(*when, zone)
+                for unit, when in unit_dates(client(), bank_id, (m["id"] for m in result.based_on)).items()
+            }
         # a cited mental model or source is no memory unit: no dates
         undated = {"when": None, "said": None, "about_start": None, "about_end": None}
         based_on = [{"id": m["id"], "text": m["text"], **found.get(m["id"], undated)} for m in result.based_on]
@@ -206,11 +206,6 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     return server
 
 
-def time_zone(client: Client, bank_id: str) -> str:
-    """The bank's ``time_zone`` config (default UTC), whose days its memories' dates are shown in."""
-    return str(client.get_bank(bank_id).config.get("time_zone") or "UTC")
-
-
 def dates(
     mentioned_at: datetime | None, occurred_start: datetime | None, occurred_end: datetime | None, zone: str
 ) -> dict[str, str | None]:
@@ -223,12 +218,3 @@ def dates(
         "about_start": occurred_start.isoformat() if occurred_start else None,
         "about_end": occurred_end.isoformat() if occurred_end else None,
     }
-
-
-def unit_ids(ids: Iterable[str]) -> list[UUID]:
-    """The ids among ``ids`` that are uuids (a memory unit's or a mental model's; a cited source's is its chunk id)."""
-    found = []
-    for text in ids:
-        with contextlib.suppress(ValueError):
-            found.append(UUID(text))
-    return found

@@ -4,11 +4,9 @@ messages go to standard error."""
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
-from uuid import UUID
 
 from rich.console import Console
 from rich.markup import escape
@@ -17,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from .._client import Client
 from .._errors import InvalidInputError
 from .._types import MemoryItem, MentalModel, RecallResponse, RetainResult, describe_when
+from .._unit_dates import unit_dates
 
 out = Console(highlight=False, soft_wrap=True)  # a memory is one line, also when piped
 err = Console(stderr=True, highlight=False)
@@ -92,27 +91,7 @@ def print_results(response: RecallResponse, indent: str = "", time_zone: str = "
 def unit_whens(client: Client, bank: str, ids: Sequence[str], time_zone: str) -> dict[str, str]:
     """The dates (:func:`hindsight_pg._types.describe_when`) of the bank's memory units among ``ids`` (uuid
     text), by id; an id that is no unit of the bank (a mental model, a source) has none."""
-    rows = client.conn.execute(
-        "SELECT id::text, mentioned_at, occurred_start, occurred_end FROM hindsight.memory_units"
-        " WHERE bank_id = %s AND id = ANY(%s)",
-        (bank, unit_ids(ids)),
-    ).fetchall()
-    return {unit: describe_when(said, start, end, time_zone) for unit, said, start, end in rows}
-
-
-def unit_ids(ids: Iterable[str]) -> list[UUID]:
-    """The ids among ``ids`` that are uuids (a memory unit's or a mental model's; a cited source's is its chunk id)."""
-    found = []
-    for text in ids:
-        with contextlib.suppress(ValueError):
-            found.append(UUID(text))
-    return found
-
-
-def time_zone(client: Client, bank: str) -> str:
-    """The bank's ``time_zone`` config (default UTC): the zone whose days its memories' dates are shown in.
-    Raises :class:`~hindsight_pg.BankNotFoundError` for an unknown bank."""
-    return str(client.get_bank(bank).config.get("time_zone") or "UTC")
+    return {unit: describe_when(*when, time_zone) for unit, when in unit_dates(client, bank, ids).items()}
 
 
 def print_model(model: MentalModel) -> None:

@@ -11,6 +11,7 @@ import typer
 
 from .._errors import InvalidInputError
 from .._inputs import load_locomo, read_items
+from .._unit_dates import bank_time_zone
 from . import _render as render
 from ._app import Dsn, app, open_client
 
@@ -70,7 +71,7 @@ def demo(
         # ask as of the end of the conversation, so recency does not depend on today's date
         (asked_at,) = client.conn.execute("SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'")
         render.out.print(f"retained {count} memory units from {file}; asking as of {asked_at[0]:%Y-%m-%d}\n")
-        zone = render.time_zone(client, "demo")
+        zone = bank_time_zone(client, "demo")
         for kind, question in DEMO_QUESTIONS:
             response = client.recall("demo", question, budget="mid", max_tokens=120, query_timestamp=asked_at[0])
             render.out.print(f"[bold]Q ({kind}): {question}[/bold]  [dim]{response.total_tokens} tokens[/dim]")

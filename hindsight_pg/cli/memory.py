@@ -13,6 +13,7 @@ from rich.markup import escape
 
 from .._errors import InvalidInputError
 from .._inputs import read_items
+from .._unit_dates import bank_time_zone
 from . import _render as render
 from ._app import Dsn, app, open_client
 
@@ -110,7 +111,7 @@ def recall(
             prefer_observations=prefer_observations,
             trace=trace,
         )
-        zone = render.time_zone(client, bank)
+        zone = bank_time_zone(client, bank)
     if limit > 0:
         response = dataclasses.replace(response, results=response.results[:limit])
     if as_json:
@@ -202,7 +203,7 @@ def reflect(
             bank, query, budget=budget, max_tokens=max_tokens, tags=tags, tags_match=tags_match,
             response_schema=response_schema, query_timestamp=render.at(at),
         )  # fmt: skip
-        whens = render.unit_whens(client, bank, [m["id"] for m in result.based_on], render.time_zone(client, bank))
+        whens = render.unit_whens(client, bank, [m["id"] for m in result.based_on], bank_time_zone(client, bank))
     if as_json:
         shown = dataclasses.asdict(result)
         for memory in shown["based_on"]:

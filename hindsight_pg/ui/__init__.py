@@ -40,6 +40,7 @@ from .._errors import (
     from_database,
 )
 from .._types import describe_when
+from .._unit_dates import bank_time_zone
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
@@ -145,7 +146,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
             )
             bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
             total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
-            zone = _time_zone(c, bank_id)
+            zone = bank_time_zone(c, bank_id)
             units = [(describe_when(said, start, finish, zone), *rest) for said, start, finish, *rest in c.conn.execute(
                 "SELECT mentioned_at, occurred_start, occurred_end, id, text, fact_type, tags, document_id"
                 + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
@@ -173,7 +174,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
             ).fetchall()  # fmt: skip
             chosen = request.query_params.get("entity")
-            zone = _time_zone(c, bank_id)
+            zone = bank_time_zone(c, bank_id)
             mentions = [(text, describe_when(said, start, end, zone)) for text, said, start, end in c.conn.execute(
                 "SELECT u.text, u.mentioned_at, u.occurred_start, u.occurred_end"
                 " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
@@ -217,7 +218,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 max_tokens = int(tokens)
                 response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
                                     tags=tags, temporal_window=window, trace=True)  # fmt: skip
-                zone = _time_zone(c, bank_id)
+                zone = bank_time_zone(c, bank_id)
                 sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
         rows, dropped = _explain(response, zone) if response is not None else ([], [])
         if dropped and show_dropped:
@@ -239,11 +240,6 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         Route("/banks/{bank_id:path}", timeline),
         Mount("/static", StaticFiles(directory=HERE / "static"), name="static"),
     ])  # fmt: skip
-
-
-def _time_zone(c: Client, bank_id: str) -> str:
-    """The bank's ``time_zone`` config (default UTC): the zone whose days a unit's dates are shown in."""
-    return str(c.get_bank(bank_id).config.get("time_zone") or "UTC")
 
 
 def _day(text: str | None) -> date | None:
