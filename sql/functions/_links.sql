@@ -1,14 +1,15 @@
 -- Retain's links between memory units: temporal and semantic neighbours (the causal ones come with
 -- the items, hindsight.retain).
 
-CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
+CREATE OR REPLACE FUNCTION hindsight._nearest_hnsw(
     bank_id text,
     unit_ids uuid[],
     top_k int,
-    min_similarity float8
+    min_similarity float8,
+    earlier_facts bool DEFAULT false
 )
-RETURNS void
-LANGUAGE plpgsql
+RETURNS TABLE (unit_id uuid, neighbour_id uuid, similarity float8)
+LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 SET hnsw.ef_search = 40
@@ -19,34 +20,58 @@ SET enable_sort = off
 SET jit = off
 AS $$
 BEGIN
-    -- Semantic links of a bank searched through the shared HNSW index
-    -- (hindsight._semantic_path): one index search per new unit, an iterative
+    -- Nearest units of a bank searched through the shared HNSW index
+    -- (hindsight._semantic_path): one index search per unit, an iterative
     -- scan keeping the bank's units. Scans and sorts are off because the planner
-    -- would rather scan the bank and sort it once per new unit; JIT is off because
+    -- would rather scan the bank and sort it once per unit; JIT is off because
     -- the disabled sort adds 1e10 to the cost, past jit_above_cost. These settings,
     -- and ef_search (top_k + 10: the unit itself, ties), last for this call only.
     PERFORM set_config('hnsw.ef_search', greatest(top_k + 10, 40)::text, true);
-    EXECUTE $sql$
-        INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-        SELECT $1, n.id, nb.id, 'semantic', least(1.0, nb.sim)
+    RETURN QUERY EXECUTE $sql$
+        SELECT n.id, nb.id, nb.sim
         FROM hindsight.memory_units n
         CROSS JOIN LATERAL (
             SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
             FROM hindsight.memory_units m
             WHERE m.bank_id = $1 AND m.id <> n.id
+              AND (NOT $5 OR (m.fact_type <> 'observation' AND m.mentioned_at < n.mentioned_at))
             ORDER BY m.embedding <=> n.embedding
             LIMIT $3
         ) nb
-        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4
-        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING
+        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND nb.sim >= $4 AND (NOT $5 OR n.fact_type <> 'observation')
     $sql$
-    USING bank_id, unit_ids, top_k, min_similarity;
+    USING bank_id, unit_ids, top_k, min_similarity, earlier_facts;
+END
+$$;
+COMMENT ON FUNCTION hindsight._nearest_hnsw(text, uuid[], int, float8, bool) IS
+    'For each unit of unit_ids, its top_k nearest units of the bank by cosine searched through the shared HNSW '
+    'index (iterative scan), kept at similarity >= min_similarity: (unit_id, neighbour_id, similarity). With '
+    'earlier_facts, only facts (no observations) said before it, and only for units that are facts: the '
+    'candidates of a knowledge update (hindsight._link_updates).';
+
+CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
+    bank_id text,
+    unit_ids uuid[],
+    top_k int,
+    min_similarity float8
+)
+RETURNS void
+LANGUAGE plpgsql  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+BEGIN
+    INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
+    SELECT _semantic_links_hnsw.bank_id, nb.unit_id, nb.neighbour_id, 'semantic', least(1.0, nb.similarity)
+    FROM hindsight._nearest_hnsw(_semantic_links_hnsw.bank_id, unit_ids, top_k, min_similarity) nb
+    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
 END
 $$;
 COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
-    'Semantic links of new units (unit_ids) of a bank searched through the shared HNSW index: per unit its top_k '
-    'nearest units of the bank by cosine (iterative scan), kept at similarity >= min_similarity, weight = the '
-    'similarity.';
+    'Semantic links of new units (unit_ids) of a bank searched through the shared HNSW index '
+    '(hindsight._nearest_hnsw): per unit its top_k nearest units of the bank by cosine, kept at similarity >= '
+    'min_similarity, weight = the similarity.';
 
 CREATE OR REPLACE FUNCTION hindsight._link_units(
     bank_id text,

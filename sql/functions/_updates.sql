@@ -18,40 +18,6 @@ COMMENT ON FUNCTION hindsight._revisions(jsonb) IS
     'revises the older (hindsight_pl.updates.revises: a clause of each about one subject, and a change: a '
     'revision cue or other numbers).';
 
-CREATE OR REPLACE FUNCTION hindsight._update_pairs_hnsw(bank_id text, unit_ids uuid[], how_many int, min_similarity float8)
-RETURNS TABLE (new_id uuid, old_id uuid)
-LANGUAGE plpgsql STABLE
-SET citus.allow_nested_distributed_execution = on
-SET search_path FROM CURRENT
-SET hnsw.ef_search = 40
-SET hnsw.iterative_scan = strict_order
-SET enable_seqscan = off
-SET enable_bitmapscan = off
-SET enable_sort = off
-SET jit = off
-AS $$
-BEGIN
-    -- the settings of hindsight._semantic_links_hnsw (which see), for this call only
-    RETURN QUERY EXECUTE $sql$
-        SELECT n.id, nb.id
-        FROM hindsight.memory_units n
-        CROSS JOIN LATERAL (
-            SELECT m.id, 1 - (m.embedding <=> n.embedding) AS sim
-            FROM hindsight.memory_units m
-            WHERE m.bank_id = $1 AND m.id <> n.id AND m.fact_type <> 'observation'
-              AND m.mentioned_at < n.mentioned_at
-            ORDER BY m.embedding <=> n.embedding
-            LIMIT $3
-        ) nb
-        WHERE n.bank_id = $1 AND n.id = ANY ($2) AND n.fact_type <> 'observation' AND nb.sim >= $4
-    $sql$
-    USING bank_id, unit_ids, how_many, min_similarity;
-END
-$$;
-COMMENT ON FUNCTION hindsight._update_pairs_hnsw(text, uuid[], int, float8) IS
-    'For each new unit (unit_ids, not observations) of a bank searched through the shared HNSW index: its '
-    'how_many nearest units said before it (not observations) at cosine >= min_similarity, as (new_id, old_id).';
-
 CREATE OR REPLACE FUNCTION hindsight._link_updates(bank_id text, unit_ids uuid[])
 RETURNS int
 LANGUAGE plpgsql
@@ -75,9 +41,10 @@ BEGIN
     -- another document (the facts of one message do not revise each other). Arrays, not a temporary table:
     -- Citus plans no write that joins a local table with a distributed one.
     IF hindsight._semantic_path(_link_updates.bank_id) = 'hnsw' THEN
-        SELECT array_agg(p.new_id ORDER BY p.new_id, p.old_id), array_agg(p.old_id ORDER BY p.new_id, p.old_id)
+        SELECT array_agg(p.unit_id ORDER BY p.unit_id, p.neighbour_id),
+               array_agg(p.neighbour_id ORDER BY p.unit_id, p.neighbour_id)
         INTO new_ids, old_ids
-        FROM hindsight._update_pairs_hnsw(_link_updates.bank_id, unit_ids, how_many, min_similarity) p;
+        FROM hindsight._nearest_hnsw(_link_updates.bank_id, unit_ids, how_many, min_similarity, earlier_facts => true) p;
     ELSE
         SELECT array_agg(r.a ORDER BY r.a, r.b), array_agg(r.b ORDER BY r.a, r.b) INTO new_ids, old_ids
         FROM (SELECT n.id AS a, m.id AS b,
