@@ -5,10 +5,13 @@
 Sources: every message of the demo chat (hindsight_pg/data/team_chat.json, labels in
 tests/unit/entity_cases/team_chat.py) and 190 LoCoMo dev turns (labels in bench/entity_labels_locomo.json,
 text read from ../shared/data/locomo; skipped when absent). Each message's names are
-``hindsight_pl.extract.find_names(text, known=[speaker])``, as retain finds them in a turn; a name counts
-as found when it equals a label case-insensitively. Prints per source the counts, micro-averaged
-P / R / F1 and the most frequent false positives and negatives; writes bench/results/entities.json.
-No database is needed.
+``hindsight_pl.extract.find_names(text, known=[speaker, *bank])``, as retain finds them in a turn: ``bank``
+is the names the message's bank holds by then (the speakers and names found in its earlier messages, the
+demo chat one bank, each LoCoMo conversation one, its unlabelled earlier turns retained too; at most the
+``hindsight_pl.units.KNOWN_NAMES`` most mentioned). A name counts as found when it equals a label
+case-insensitively. Prints per source the counts, micro-averaged P / R / F1 and the most frequent false
+positives and negatives, with the bank and for each message alone (known: its speaker only); writes
+bench/results/entities.json. No database is needed.
 """
 
 from __future__ import annotations
@@ -52,10 +55,13 @@ def main() -> None:
     else:
         print(f"LoCoMo skipped: {LOCOMO_DATA} is absent")
     figures = {}
+    sources["both"] = [m for ms in sources.values() for m in ms]
     for source, messages in sources.items():
         figures[source] = report(source, score(messages), args.worst)
-    if len(sources) > 1:
-        figures["both"] = report("both", score([m for ms in sources.values() for m in ms]), args.worst)
+    for source, messages in sources.items():
+        figures[f"{source}, each message alone"] = report(
+            f"{source}, each message alone", score(messages, with_bank=False), args.worst
+        )
     out = ROOT / "bench" / "results" / "entities.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"commit": commit, **figures}, indent=1, ensure_ascii=False) + "\n")

@@ -300,7 +300,7 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     caller's entities), capitalised elsewhere in the passage, the subject of a finite
     verb ("Ada flew") or a name addressed ("Rachel, can you ...").
     """
-    known_lower = {k.lower() for k in known}
+    known_lower = {k.strip().lower() for k in known if k.strip()}
     sentences = split_sentences(passage) if passage.strip() else []
     spans: list[tuple[str, bool, bool]] = []  # (name, starts its sentence, names an owner)
     for sentence in sentences:
@@ -311,6 +311,12 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     for name, initial, owner in spans:
         words = name.split()
         unknown = initial and name.lower() not in known_lower and name.lower() not in inner
+        if unknown and len(words) > 1 and words[0].lower() not in _NAME_HEADS | inner_words:
+            rest = words[2:] if words[1].lower() in _CONNECT else words[1:]
+            if " ".join(rest).lower() in known_lower or all(_acronym(w) for w in rest):
+                # "Pictures of Biscuit", "External GDPR audit": a capital that only opens the sentence
+                # before a name the bank knows, or before an abbreviation
+                name, words, unknown = " ".join(rest), rest, False
         if unknown and owner:
             if len(words) == 1 and _written_lower(name, passage):
                 continue  # "Blue's my fave ... the blue vase": a common word
@@ -329,7 +335,7 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
                 name = " ".join(words[1:])
                 if not name or name.isdigit():  # "Got paged", "Call 911": a verb or a number alone is no name
                     continue
-        found.append(name)
+        found.extend(_as_known(name, known_lower, passage, owner))
     quoted: list[str] = []
     for match in _QUOTED.finditer(passage):
         name = (match.group(1) or match.group(2) or "").strip(" ,.!?;:")
@@ -355,6 +361,55 @@ _AFTER_ADDRESS = frozenset(
     "you can could would will please how what when where why which who let's lets the thanks thank do did are is"
     " have".split()
 )
+
+
+def _acronym(word: str) -> bool:
+    """A word of two to four capital letters ("SDK", "GDPR", "NASA"): a technical term as often as a name."""
+    return 2 <= len(word) <= 4 and word.isalpha() and word.isupper()
+
+
+def _as_known(name: str, known: set[str], passage: str, owner: bool) -> list[str]:
+    """The names a capitalised span ``name`` of ``passage`` stands for, given the names the bank and the caller
+    know (``known``, lower case): itself when known; an abbreviation ("SDK", "CI", "GDPR") only when known,
+    an owner ("NASA's") or joined by and / or / & to a capitalised name ("Apple and IBM"), else none; a
+    plural of a known name that name ("three Androids": "Android"); a run of known names each of them
+    ("Android Google Pay": "Android", "Google Pay"); anything else itself."""
+    lower = name.lower()
+    if lower in known:
+        return [name]
+    words = name.split()
+    if len(words) == 1 and _acronym(name):
+        return [name] if owner or _joined_to_a_name(name, passage) else []
+    if len(words) == 1 and lower.endswith("s") and lower[:-1] in known and not _POSSESSIVE.search(name):
+        return [name[:-1]]
+    parts = _known_parts(words, known)
+    return parts if len(parts) > 1 else [name]
+
+
+def _known_parts(words: list[str], known: set[str]) -> list[str]:
+    """``words`` cut into known names, the longest first at each place; [] when some word is in none."""
+    if not words:
+        return []
+    for end in range(len(words), 0, -1):
+        head = " ".join(words[:end])
+        if head.lower() in known:
+            rest = _known_parts(words[end:], known)
+            if rest or end == len(words):
+                return [head, *rest]
+    return []
+
+
+def _joined_to_a_name(word: str, passage: str) -> bool:
+    """Whether ``word`` is joined in ``passage`` by "and", "or" or "&" to a capitalised word that is not
+    itself an abbreviation or a common word ("Apple and IBM", "IBM or Google"; not "SQL and DDL")."""
+    w = re.escape(word)
+    other = r"([^\W\d_][\w’'-]*)"
+    for pattern in (rf"(?<![^\W\d_]){w}\s+(?:and|or|&)\s+{other}", rf"{other}\s+(?:and|or|&)\s+{w}(?![^\W\d_])"):
+        for match in re.finditer(pattern, passage):
+            neighbour = match.group(1)
+            if _capitalised(neighbour) and not _acronym(neighbour) and _plain(neighbour) not in _NOT_NAMES:
+                return True
+    return False
 
 
 def _written_lower(word: str, passage: str) -> bool:
@@ -412,7 +467,8 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
                 break
         words = [t[0] for t in tokens[start:j]]
         owner = bool(_POSSESSIVE.search(words[-1]))  # "Tom's ..." names its owner
-        initial = start == 0
+        # a word after "!" or "?" opens a sentence the segmenter left joined ("Yum! Sounds great.")
+        initial = start == 0 or bool(_AFTER_EXCLAMATION.search(sentence, 0, tokens[start][1]))
         first = start
         while words:
             if _plain(words[0]) in _NOT_NAMES:
@@ -443,11 +499,12 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
                 start -= 1
             name = _POSSESSIVE.sub("", " ".join(words))
             if len(name) > 1 and not name.isdigit():
-                spans.append((name, initial and start == 0, owner))
+                spans.append((name, initial and start == first, owner))
         i = j
     return spans
 
 
+_AFTER_EXCLAMATION = re.compile(r"[!?]+['\"”’)]*\s+$")
 # Nouns that a number names things by ("Room 101", "Flight 202", "Gate 4"), whatever follows it.
 _NUMBERED = frozenset(
     "room flight gate platform terminal building floor suite apartment apt unit ticket issue bug case order invoice"
@@ -579,8 +636,12 @@ class OfflineExtractor:
         timestamp: datetime,
         entities: Sequence[str] = (),
         speaker: str | None = None,
+        known: Iterable[str] = (),
     ) -> list[Fact]:
+        """The facts of ``chunks``; ``known``: names the bank already holds (:func:`find_names`), to which each
+        fact adds its own for the facts after it."""
         facts: list[Fact] = []
+        seen = {k.lower() for k in known}
         for index, chunk in enumerate(chunks):
             limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             for who, passage, is_turn in _blocks(chunk):
@@ -588,13 +649,21 @@ class OfflineExtractor:
                 names = [*entities, *([who] if who else [])]
                 for group in group_sentences(split_sentences(passage), whole=is_turn):
                     if is_fact(group):
-                        facts.append(self._fact(group, index, who, is_turn, names, timestamp))
+                        facts.append(self._fact(group, index, who, is_turn, names, timestamp, seen))
+                        seen.update(e.lower() for e in facts[-1].entities)
         return facts
 
     def _fact(
-        self, said: str, index: int, who: str | None, is_turn: bool, names: list[str], timestamp: datetime
+        self,
+        said: str,
+        index: int,
+        who: str | None,
+        is_turn: bool,
+        names: list[str],
+        timestamp: datetime,
+        known: Iterable[str] = (),
     ) -> Fact:
-        found = find_names(said, known=names)
+        found = find_names(said, known=[*names, *known])
         entities: dict[str, str] = {}
         for name in [*names, *found]:
             entities.setdefault(name.lower(), name)
@@ -632,8 +701,12 @@ class VerbatimExtractor:
         timestamp: datetime,
         entities: Sequence[str] = (),
         speaker: str | None = None,
+        known: Iterable[str] = (),
     ) -> list[Fact]:
+        """One fact per chunk; ``known``: names the bank already holds (:func:`find_names`), to which each
+        fact adds its own for the chunks after it."""
         facts = []
+        seen = {k.lower() for k in known}
         for index, chunk in enumerate(chunks):
             limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             said = chunk.strip()
@@ -644,8 +717,10 @@ class VerbatimExtractor:
             who = turn.group("speaker").strip() if turn and is_turn else speaker
             body = turn.group("said") if turn and is_turn else said
             names: dict[str, str] = {}
-            for name in [*entities, *([who] if who else []), *find_names(body, known=entities)]:
+            said_by = [who] if who else []
+            for name in [*entities, *said_by, *find_names(body, known=[*entities, *said_by, *seen])]:
                 names.setdefault(name.lower(), name)
+            seen.update(names)
             fact_type = "experience" if who and who.lower() == self.agent_name else "world"
             facts.append(Fact(text=said, chunk_index=index, fact_type=fact_type, entities=list(names.values())))
         return facts

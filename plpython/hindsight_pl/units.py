@@ -14,6 +14,10 @@ from .dedupe import Deduplicator, Merge
 from .extract import Extractor, OfflineExtractor, VerbatimExtractor
 from .llm import LLMClient, LLMExtractor
 
+# At most this many of the bank's names, its most mentioned, are passed to the extractor at retain as names it
+# knows (find_names: "Falcon sync notes:" opens a sentence with a name only the bank can tell).
+KNOWN_NAMES = 500
+
 
 def bank_extractor(config: Mapping[str, Any], llm: LLMClient | None = None) -> Extractor:
     """The extractor a bank's config asks for: offline (default), verbatim or llm (docs/retain.md), the
@@ -63,12 +67,15 @@ def fill_units(
     dedupe: Deduplicator,
     stored: Mapping[str, Counter[str]],
     first_item: int = 0,
+    known: set[str] | None = None,
 ) -> list[Merge]:
     """Set ``item["payload"]["units"]`` for each item (keys ``payload`` with ``chunks``, ``document_id``
     and ``update_mode``; ``timestamp`` aware; ``entities``; ``speaker``): the extractor's facts of the
     fresh chunks, deduplicated (per day) by text and then by embedding (``embed(texts)`` -> one vector per text,
     one call for all items), in the unit shape of ``hindsight.retain``; and ``item["kept"]``, the facts of
     those units in order. ``items`` are the call's items ``first_item`` onwards (``dedupe`` spans the call).
+    ``known``: names the bank holds (lower case), given to the offline and verbatim extractors
+    (:func:`hindsight_pl.extract.find_names`); each item's names are added to it for the items after it.
 
     A unit's ``merged`` lists the facts of these items merged into it (``item_index`` counted from
     ``items[0]``, ``text``, ``reason``, ``similarity``). Returns the merges of these items' facts, into
@@ -78,12 +85,17 @@ def fill_units(
         payload = item["payload"]
         chunks: list[str] = payload["chunks"]
         fresh = fresh_chunks(chunks, stored.get(payload["document_id"] or "", Counter()), payload["update_mode"])
-        facts = extractor.extract(
-            [chunks[i] for i in fresh], timestamp=item["timestamp"], entities=item["entities"],
-            speaker=item["speaker"],
-        )  # fmt: skip
+        fresh_text = [chunks[i] for i in fresh]
+        if isinstance(extractor, OfflineExtractor | VerbatimExtractor):
+            facts = extractor.extract(fresh_text, timestamp=item["timestamp"], entities=item["entities"],
+                                      speaker=item["speaker"], known=known if known is not None else ())  # fmt: skip
+        else:
+            facts = extractor.extract(fresh_text, timestamp=item["timestamp"], entities=item["entities"],
+                                      speaker=item["speaker"])  # fmt: skip
         for fact in facts:
             fact.chunk_index = fresh[fact.chunk_index]
+            if known is not None:
+                known.update(name.lower() for name in fact.entities)
         item["facts"] = dedupe.by_text(facts, item["timestamp"], item=first_item + n)
     units = [fact for item in items for fact in item["facts"]]
     vectors: Any = embed([f.text for f in units]) if units else []

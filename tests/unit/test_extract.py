@@ -101,7 +101,7 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         ("We held 3x last year's Black Friday peak. Happy Halloween!", (), []),
         ("Also happy Valentine's day to Ana.", (), ["Ana"]),
         ("The window is 21:00-22:00 UTC, or 2pm PST.", (), []),
-        ("We're doing LIKE queries. OMG it is AMAZING. Ask NASA.", (), ["NASA"]),
+        ("We're doing LIKE queries. OMG it is AMAZING. Ask NASA's press office.", (), ["NASA"]),
         ("On-call is probably Q2. Adding PKs this week, the log is 30 GB.", (), []),
         ("Went to that new Georgian place with Ana.", (), ["Ana"]),
         # a coordination is two names; a hyphen joins one

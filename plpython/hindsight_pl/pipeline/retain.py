@@ -27,6 +27,11 @@ UPDATE_MODES = ("replace", "append")
 
 # the columns as they are: on Citus the coordinator sends the call whole to the worker holding the bank
 STORE = "SELECT item_index, document_id, unit_id, merged FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb)"
+# the bank's most mentioned names, read once per retain call for the extractor (units.KNOWN_NAMES of them)
+KNOWN_NAMES = (
+    "SELECT canonical_name FROM hindsight.entities WHERE bank_id = $1::text"
+    " ORDER BY mention_count DESC, lower(canonical_name) LIMIT $2::int"
+)
 CHUNK_HASHES = (
     "SELECT document_id, content_hash FROM hindsight.chunks WHERE bank_id = $1::text AND document_id = ANY ($2::text[])"
 )
@@ -120,7 +125,8 @@ def retain(
     the transaction. Facts are embedded by ``embedder_for(config)`` (the embedder of the bank's
     ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
     unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
-    ``dedupe_similarity``); chunks a document already holds are not extracted again. With
+    ``dedupe_similarity``); chunks a document already holds are not extracted again; the extractor knows the
+    bank's :data:`~hindsight_pl.units.KNOWN_NAMES` most mentioned names and the call's earlier ones. With
     ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
 
     Raises :class:`InputError` for no items (:class:`~hindsight_pl.limits.LimitError` for more than
@@ -135,13 +141,16 @@ def retain(
     extractor = extractor or units.bank_extractor(config, llm_for(config))
     embedder = embedder_for(config)
     dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
+    # names the bank knows tell a name from a sentence's first word ("Falcon sync notes:"); the call's own
+    # names join them item by item (docs/retain.md "Entities")
+    known = {str(r["canonical_name"]).lower() for r in db.rows(KNOWN_NAMES, bank_id, units.KNOWN_NAMES)}
     retained = Retained()
     unit_of: dict[int, str] = {}  # id(kept fact) -> its memory unit
     for start in range(0, len(items), GROUP_SIZE):
         group = items[start : start + GROUP_SIZE]
         units.fill_units(
             group, extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"), dedupe=dedupe,
-            stored=_chunk_hashes(db, bank_id, group), first_item=start,
+            stored=_chunk_hashes(db, bank_id, group), first_item=start, known=known,
         )  # fmt: skip
         stored: dict[int, list[str]] = {}
         for row in db.rows(STORE, bank_id, json.dumps([item["payload"] for item in group])):
