@@ -24,8 +24,10 @@ from ._errors import (
     HindsightError,
     InvalidInputError,
     LimitExceededError,
+    NotSupportedError,
     ProviderError,
     ServerError,
+    WorkerError,
 )
 from ._server import EmbeddedServer
 from ._temporal import parse_temporal
@@ -67,6 +69,7 @@ __all__ = [
     "MemoryItem",
     "MentalModel",
     "MergedFact",
+    "NotSupportedError",
     "OfflineExtractor",
     "ProviderError",
     "RecallResponse",
@@ -77,6 +80,7 @@ __all__ = [
     "Scores",
     "ServerError",
     "VerbatimExtractor",
+    "WorkerError",
     "__version__",
     "connect",
     "parse_temporal",

@@ -40,6 +40,7 @@ from ._errors import (
     ExtensionError,
     HindsightError,
     InvalidInputError,
+    WorkerError,
     from_database,
     from_pipeline,
 )
@@ -143,6 +144,34 @@ def _retried(method: Callable[..., T]) -> Callable[..., T]:
                     raise
                 self.retries += 1
                 time.sleep(random.uniform(0, 0.05 * 2**attempt))
+        raise AssertionError("unreachable")
+
+    return run
+
+
+# A read that failed because a Citus worker did (WorkerError: not reachable, lost mid-call) is run again,
+# at most this many times in all, WORKER_RETRY_PAUSE seconds times the attempt apart: a worker that
+# restarts or fails over is back within them; one that stays down raises the last WorkerError.
+WORKER_RETRY_ATTEMPTS = 3
+WORKER_RETRY_PAUSE = 0.5
+
+
+def _read_retried(method: Callable[..., T]) -> Callable[..., T]:
+    """Run a client method that only reads again when it raised :class:`WorkerError`, up to
+    ``WORKER_RETRY_ATTEMPTS`` times in all; not inside a transaction of the caller's own (which the failure
+    has aborted). Counted in ``Client.retries``."""
+
+    @functools.wraps(method)
+    def run(self: Client, *args: Any, **kwargs: Any) -> T:
+        for attempt in range(1, WORKER_RETRY_ATTEMPTS + 1):
+            outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
+            try:
+                return method(self, *args, **kwargs)
+            except WorkerError:
+                if outer or attempt == WORKER_RETRY_ATTEMPTS:
+                    raise
+                self.retries += 1
+                time.sleep(WORKER_RETRY_PAUSE * attempt)
         raise AssertionError("unreachable")
 
     return run
@@ -632,6 +661,7 @@ class Client:
 
     # -- recall --------------------------------------------------------------------
 
+    @_read_retried
     def recall(
         self,
         bank_id: str,

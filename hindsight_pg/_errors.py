@@ -13,8 +13,15 @@ HS404      :class:`BankNotFoundError`
 HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)
+58P01      :class:`ExtensionError` (also 0A000, 42883, 3F000 when the extension itself raised them)
+0A000      :class:`NotSupportedError` (PostgreSQL or Citus cannot do this here)
+08xxx      :class:`WorkerError` when the server reported it (it lost a connection of its own: a Citus worker),
+           also Citus's XX000 of a commit that failed on a worker
 (none)     :class:`ConnectionLostError` (the connection broke: server stopped, backend terminated)
 =========  ==========================
+
+A class is chosen by the SQLSTATE and the error's fields (severity: whether the server reported it;
+the source file that raised it), not by the message's words, except ``BankExistsError``'s.
 """
 
 from __future__ import annotations
@@ -90,6 +97,27 @@ class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
 
 
+class NotSupportedError(HindsightError):
+    """PostgreSQL or Citus cannot do this in this setting (SQLSTATE 0A000, feature_not_supported, raised by the
+    server, not by the extension), e.g. Citus's ``COPY FROM not supported with row-level security``. Nothing of
+    the call was kept."""
+
+
+class WorkerError(HindsightError):
+    """A Citus worker failed during the call while the client's own connection to the coordinator is fine: the
+    coordinator could not reach the node holding the data, lost it mid-call, or could not commit there.
+    ``sqlstate`` is the database's (08006, or XX000 for a failed commit); ``node`` is the worker as
+    ``host:port`` when the database named it, else None. A read (``recall``) is run again by the driver
+    (``WORKER_RETRY_ATTEMPTS``); a write is not: a write raised at commit may have been kept on some
+    nodes (Citus recovers its two-phase commits), so look before writing it again."""
+
+    def __init__(
+        self, message: str, *, sqlstate: str | None = None, hint: str | None = None, node: str | None = None
+    ) -> None:
+        super().__init__(message, sqlstate=sqlstate, hint=hint)
+        self.node = node
+
+
 def from_pipeline(exc: errors.HindsightPlError) -> HindsightError:
     """An error of hindsight_pl (raised in this process) as the matching :class:`HindsightError`."""
     if isinstance(exc, HindsightError):
@@ -106,8 +134,47 @@ def from_pipeline(exc: errors.HindsightPlError) -> HindsightError:
     return cls(str(exc), hint=exc.hint)
 
 
+# Citus's source files that report a commit that failed on another node as XX000 (the error's source_file
+# field, Citus 13); not remote_commands.c, which also relays a worker's own errors with their SQLSTATE
+CITUS_COMMIT_SOURCES = frozenset({"placement_connection.c", "remote_transaction.c", "transaction_management.c"})
+# the node in Citus's connection messages: "connection to the remote node user@host:port failed ..."
+CITUS_NODE = re.compile(r"remote node (?:[^@\s]+@)?(\S+:\d+)")
+# where the extension's own RAISE comes from: PL/pgSQL (hindsight._raise too) and PL/Python
+EXTENSION_SOURCES = frozenset({"pl_exec.c", "plpy_elog.c"})
+
+
+def _worker_failure(exc: psycopg.Error) -> bool:
+    """Whether the server reported that a connection of its own to another node failed (08xxx from the
+    server, not from the client's libpq), or Citus that a commit on a worker failed (XX000 from Citus's
+    transaction files). Decided by the SQLSTATE, the severity and the source file."""
+    diag = exc.diag
+    # no severity: the client's libpq said it; FATAL or PANIC: the server ended the client's own session
+    if (diag.severity_nonlocalized or diag.severity) != "ERROR":
+        return False
+    sqlstate = exc.sqlstate or ""
+    if sqlstate.startswith("08"):
+        return True
+    return sqlstate == "XX000" and (diag.source_file or "") in CITUS_COMMIT_SOURCES
+
+
+def _worker_error(exc: psycopg.Error, message: str) -> WorkerError:
+    found = CITUS_NODE.search(message)
+    node = found.group(1) if found else None
+    where = f"worker {node}" if node else "a worker node"
+    return WorkerError(
+        f"{where} failed during this call: {message}",
+        sqlstate=exc.sqlstate,
+        node=node,
+        hint="The connection to the coordinator is fine; the worker holding the data is down, restarting or "
+        "unreachable. A read is retried by the driver; see docs/scale-out.md (When a worker fails).",
+    )
+
+
 def from_database(exc: psycopg.Error) -> HindsightError:
     """Translate a psycopg error raised by the extension into the matching :class:`HindsightError`."""
+    if _worker_failure(exc):
+        message = PL_PYTHON_PREFIX.sub("", exc.diag.message_primary or str(exc).strip())
+        return _worker_error(exc, message)
     if isinstance(exc, psycopg.OperationalError) and (exc.sqlstate is None or exc.sqlstate.startswith(("08", "57P"))):
         # no SQLSTATE (the server did not answer), a connection exception (08), or the server ending the
         # session (57P01 terminated, 57P02 crash of another backend, 57P03 starting up or shutting down)
@@ -139,6 +206,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
         cls = ProviderError
     elif sqlstate == "HS503":
         cls = ExtractionError
+    elif sqlstate == "0A000" and (diag.source_file or "") not in EXTENSION_SOURCES:
+        cls = NotSupportedError  # the server's (or Citus's) feature_not_supported, not the extension's own
     elif sqlstate in ("58P01", "0A000", "42883", "3F000"):
         cls = ExtensionError
     else:

@@ -281,6 +281,9 @@ LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
+DECLARE
+    checked jsonb;
+    created text;
 BEGIN
     IF bank_id IS NULL OR btrim(bank_id) = '' THEN
         RAISE EXCEPTION 'bank_id must be a non-blank string of at most 200 characters'
@@ -289,13 +292,17 @@ BEGIN
     PERFORM hindsight._check_limit('name_chars', 'bank_id', length(bank_id));
     PERFORM hindsight._check_limit('name_chars', 'name', length(name));
     -- the bank records the model its vectors are made with: the one its embedding provider gives
+    checked := hindsight._check_config(create_bank.config);
+    checked := jsonb_build_object('embedding_model', hindsight._embedding_identity(
+                   coalesce(checked->'embedding_provider', hindsight._setting('embedding_provider')))) || checked;
+    -- One row of constants: on Citus a single-shard insert, whose RETURNING says whether the row went
+    -- in (an INSERT ... SELECT went through the coordinator and counted the row as written even when
+    -- the conflict dropped it, so an existing bank, another tenant's too, passed for created).
     INSERT INTO hindsight.banks AS b (bank_id, name, config)
-    SELECT create_bank.bank_id, create_bank.name,
-           jsonb_build_object('embedding_model', hindsight._embedding_identity(
-               coalesce(c.checked->'embedding_provider', hindsight._setting('embedding_provider')))) || c.checked
-    FROM (SELECT hindsight._check_config(create_bank.config) AS checked) c
-    ON CONFLICT ON CONSTRAINT banks_pkey DO NOTHING;
-    IF NOT FOUND AND NOT if_not_exists THEN
+    VALUES (create_bank.bank_id, create_bank.name, checked)
+    ON CONFLICT ON CONSTRAINT banks_pkey DO NOTHING
+    RETURNING b.bank_id INTO created;
+    IF created IS NULL AND NOT if_not_exists THEN
         RAISE EXCEPTION 'bank "%" already exists', bank_id
             USING ERRCODE = '23505', HINT = 'Pass if_not_exists => true to reuse it.';
     END IF;

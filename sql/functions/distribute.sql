@@ -1,5 +1,18 @@
 -- Scale-out with Citus: every bank-keyed table distributed by bank_id, colocated.
 
+CREATE OR REPLACE FUNCTION hindsight._is_distributed(rel text)
+RETURNS bool
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    -- pg_dist_partition exists only with Citus; the caller checks that first
+    RETURN EXISTS (SELECT FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = rel::regclass);
+END
+$$;
+COMMENT ON FUNCTION hindsight._is_distributed(text) IS
+    'Whether Citus distributes the table rel (hash or reference). Needs Citus (pg_dist_partition).';
+
 CREATE OR REPLACE FUNCTION hindsight.distribute(shard_count int DEFAULT 32)
 RETURNS text[]
 LANGUAGE plpgsql
@@ -17,8 +30,12 @@ DECLARE
         'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
         'hindsight._group_observations(text)',
         'hindsight.bank_config(text)'];
+    -- the tables whose triggers write derived rows (statistics, counts, links): off while their rows are
+    -- copied into the shards, whose derived rows are copied as they are
+    writing_triggers text[] := ARRAY['memory_units', 'unit_entities', 'observation_sources'];
     t text;
     f text;
+    quiet text[] := '{}';
     done text[] := '{}';
 BEGIN
     IF NOT EXISTS (SELECT FROM pg_catalog.pg_extension WHERE extname = 'citus') THEN
@@ -33,10 +50,22 @@ BEGIN
     -- The triggers (sql/functions/_derived.sql) keep to the bank's colocated shards, which is
     -- what Citus allows a trigger; it distributes a table with triggers only when told so.
     PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
+    -- A database with banks: create_distributed_table copies each table's rows into its shards, and
+    -- the copy into memory_units' shards would fire the triggers there, which count the rows again
+    -- (into _bank_counts, not distributed yet: a foreign key error on the worker). The derived rows
+    -- are exact already and are copied as they are; the triggers are off until every table is done.
+    FOREACH t IN ARRAY writing_triggers LOOP
+        IF NOT hindsight._is_distributed('hindsight.' || t) THEN
+            EXECUTE format('ALTER TABLE %I.%I DISABLE TRIGGER USER', 'hindsight', t);
+            quiet := quiet || t;
+        END IF;
+    END LOOP;
     -- Every table is distributed by bank_id and colocated with banks, so a bank's
     -- rows, its statistics and its links live on one worker and every join of the
-    -- pipeline (which always equates bank_id) stays on that worker.
+    -- pipeline (which always equates bank_id) stays on that worker. A table distributed
+    -- already (a second call, or one after ALTER EXTENSION UPDATE) is left as it is.
     FOREACH t IN ARRAY tables LOOP
+        CONTINUE WHEN hindsight._is_distributed('hindsight.' || t);
         IF t = 'banks' THEN
             EXECUTE format('SELECT create_distributed_table(%L, %L, shard_count => %s)',
                            'hindsight.banks', 'bank_id', shard_count);
@@ -46,11 +75,26 @@ BEGIN
         END IF;
         done := done || ('hindsight.' || t);
     END LOOP;
+    FOREACH t IN ARRAY quiet LOOP  -- Citus passes this on to every shard
+        EXECUTE format('ALTER TABLE %I.%I ENABLE TRIGGER USER', 'hindsight', t);
+    END LOOP;
     -- The database-wide settings are read everywhere: a reference table, copied to every worker.
-    PERFORM create_reference_table('hindsight.settings');
-    done := done || 'hindsight.settings'::text;
-    -- A call with a bank id runs on the worker that holds the bank.
+    IF NOT hindsight._is_distributed('hindsight.settings') THEN
+        PERFORM create_reference_table('hindsight.settings');
+        done := done || 'hindsight.settings'::text;
+    END IF;
+    -- The rows copied into the shards stay behind in the coordinator's own tables, unread; remove them.
+    FOREACH t IN ARRAY tables || 'settings'::text LOOP
+        IF ('hindsight.' || t) = ANY (done) THEN
+            PERFORM truncate_local_data_after_distributing_table(('hindsight.' || t)::regclass);
+        END IF;
+    END LOOP;
+    -- A call with a bank id runs on the worker that holds the bank; a function distributed
+    -- already is left, one that an update created again (recall in 0.3.0) is distributed.
     FOREACH f IN ARRAY functions LOOP
+        CONTINUE WHEN EXISTS (SELECT FROM pg_catalog.pg_dist_object d
+                              WHERE d.classid = 'pg_catalog.pg_proc'::regclass AND d.objid = f::regprocedure
+                                AND d.distribution_argument_index IS NOT NULL);
         EXECUTE format('SELECT create_distributed_function(%L, %L, colocate_with => %L)',
                        f, '$1', 'hindsight.banks');
         done := done || f;

@@ -10,7 +10,17 @@ nodes reach each other over unix sockets.
         conn = psycopg.connect(cluster.dsn())       # the coordinator's database
         cluster.worker_dsn(0)                         # a worker's
 
-Run ``python tests/citus/_cluster.py`` to start one and keep it until Ctrl-C (prints the DSNs).
+With ``password=...`` every node asks for scram-sha-256 passwords instead of trusting every
+connection (pg_hba.conf ``local all all scram-sha-256``): the superuser's is ``password``, and the nodes
+find the passwords of their own connections to each other (Citus's, as the calling role) in one
+``.pgpass`` file that every server reads (``PGPASSFILE``); :meth:`CitusCluster.remember_password` adds a
+role's line to it (docs/scale-out.md, Authentication).
+
+``add_database(name)`` makes another database a cluster of its own on the same nodes (Citus's node
+list is per database), for a test that needs an extension version of its own.
+
+Run ``python tests/citus/_cluster.py`` to start one and keep it until Ctrl-C (prints the DSNs);
+``--password PW`` starts it with password authentication.
 """
 
 from __future__ import annotations
@@ -64,25 +74,39 @@ class Node:
     data: Path
     port: int
     socket_dir: Path
+    password: str | None = None  # the superuser's, on a cluster with password authentication
 
     @property
     def log(self) -> Path:
         return self.data.parent / f"{self.name}.log"
 
-    def dsn(self, dbname: str = DATABASE, user: str = SUPERUSER) -> str:
-        return psycopg.conninfo.make_conninfo(host=str(self.socket_dir), port=self.port, dbname=dbname, user=user)
+    def dsn(self, dbname: str = DATABASE, user: str = SUPERUSER, password: str | None = None) -> str:
+        """A DSN of this node's database; the superuser's password goes with the superuser."""
+        if password is None and user == SUPERUSER:
+            password = self.password
+        extra = {"password": password} if password is not None else {}
+        return psycopg.conninfo.make_conninfo(
+            host=str(self.socket_dir), port=self.port, dbname=dbname, user=user, **extra
+        )
 
 
 class CitusCluster:
     """A coordinator and ``workers`` workers with Citus and the ``hindsight`` database on each."""
 
-    def __init__(self, workers: int = 2, base: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, workers: int = 2, base: str | os.PathLike[str] | None = None, password: str | None = None
+    ) -> None:
         self.base = Path(base) if base else Path(tempfile.mkdtemp(prefix="hindsight-citus-"))
         self.base.chmod(0o755)
         self.sockets = self.base / "sockets"
+        self.password = password
+        # the nodes' own password file (PGPASSFILE of every server): the passwords Citus connects with
+        self.pgpass = self.base / "pgpass"
         names = ["coordinator", *(f"worker{i + 1}" for i in range(workers))]
-        self.nodes = [Node(n, self.base / n, free_port(), self.sockets) for n in names]
+        self.nodes = [Node(n, self.base / n, free_port(), self.sockets, password) for n in names]
         self._started: list[Node] = []
+        if password is not None:
+            self.remember_password(SUPERUSER, password)
 
     @property
     def coordinator(self) -> Node:
@@ -99,20 +123,40 @@ class CitusCluster:
     def worker_dsn(self, index: int, dbname: str = DATABASE) -> str:
         return self.workers[index].dsn(dbname)
 
+    def remember_password(self, role: str, password: str) -> None:
+        """Add ``role``'s password to the nodes' password file, which every node reads when it connects to
+        another (libpq reads the file at each connection: no restart)."""
+        with open(self.pgpass, "a") as f:
+            f.write(f"*:*:*:{_pgpass_field(role)}:{_pgpass_field(password)}\n")
+        self.pgpass.chmod(0o600)  # libpq ignores a password file others may read
+
     def start(self) -> CitusCluster:
         self.sockets.mkdir(parents=True, exist_ok=True)
         for node in self.nodes:
             self._start_node(node)
-        with psycopg.connect(self.dsn(), autocommit=True) as conn:
+        self._register(DATABASE)
+        return self
+
+    def add_database(self, name: str) -> None:
+        """Create database ``name`` on every node with Citus in it and this cluster's nodes registered:
+        a cluster of its own beside ``hindsight`` (Citus keeps its node list per database)."""
+        for node in self.nodes:
+            with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
+                conn.execute(f'CREATE DATABASE "{name}"')
+            with psycopg.connect(node.dsn(name), autocommit=True) as conn:
+                conn.execute("CREATE EXTENSION citus")
+        self._register(name)
+
+    def _register(self, dbname: str) -> None:
+        with psycopg.connect(self.dsn(dbname), autocommit=True) as conn:
             conn.execute("SELECT citus_set_coordinator_host(%s, %s)", (str(self.sockets), self.coordinator.port))
             for node in self.workers:
                 conn.execute("SELECT citus_add_node(%s, %s)", (str(self.sockets), node.port))
-        return self
 
     def add_worker(self) -> Node:
         """Start one more worker and add it to the cluster (shards move to it with citus_rebalance_start)."""
         name = f"worker{len(self.nodes)}"
-        node = Node(name, self.base / name, free_port(), self.sockets)
+        node = Node(name, self.base / name, free_port(), self.sockets, self.password)
         self.nodes.append(node)
         self._start_node(node)
         with psycopg.connect(self.dsn(), autocommit=True) as conn:
@@ -143,6 +187,12 @@ class CitusCluster:
     # -- internals -----------------------------------------------------------------
 
     def _initdb(self, node: Node) -> None:
+        auth = ["--auth=trust"]
+        if self.password is not None:  # pg_hba.conf: scram-sha-256 for every connection
+            pwfile = self.base / f"{node.name}.pw"
+            pwfile.write_text(self.password + "\n")
+            pwfile.chmod(0o644)  # read by initdb as the postgres user
+            auth = ["--auth=scram-sha-256", f"--pwfile={pwfile}"]
         self._run(
             node,
             "initdb",
@@ -150,12 +200,14 @@ class CitusCluster:
             str(node.data),
             "-U",
             SUPERUSER,
-            "--auth=trust",
+            *auth,
             "-E",
             "UTF8",
             "--locale=C.UTF-8",
             what="initialise",
         )
+        if self.password is not None:
+            pwfile.unlink()
         settings = dict(NODE_SETTINGS, port=str(node.port), unix_socket_directories=f"'{node.socket_dir}'")
         # how a node reaches itself (shard moves subscribe over it): the socket, not localhost's TCP
         settings["citus.local_hostname"] = f"'{node.socket_dir}'"
@@ -177,6 +229,8 @@ class CitusCluster:
 
     def _run(self, node: Node, program: str, *args: str, what: str) -> None:
         env = dict(os.environ, LC_ALL="C.UTF-8")
+        if self.password is not None:
+            env["PGPASSFILE"] = str(self.pgpass)  # the server's own connections to the other nodes
         done = subprocess.run(pg_command(program, *args), capture_output=True, text=True, env=env, check=False)
         if done.returncode != 0:
             tail = node.log.read_text(errors="replace").splitlines()[-20:] if node.log.exists() else []
@@ -184,6 +238,11 @@ class CitusCluster:
                 f"could not {what} the {node.name} ({node.data}): {(done.stderr or done.stdout).strip()}\n"
                 + "\n".join(tail)
             )
+
+
+def _pgpass_field(value: str) -> str:
+    """A value as a .pgpass field: backslash and colon escaped."""
+    return value.replace("\\", "\\\\").replace(":", "\\:")
 
 
 def worker_of(conn: psycopg.Connection[Any], bank_id: str) -> int:
@@ -228,7 +287,10 @@ class Sent:
 
 
 if __name__ == "__main__":
-    with CitusCluster() as c:
+    import sys
+
+    given = sys.argv[sys.argv.index("--password") + 1] if "--password" in sys.argv else None
+    with CitusCluster(password=given) as c:
         print("coordinator:", c.dsn())
         for i in range(len(c.workers)):
             print(f"worker{i + 1}:", c.worker_dsn(i))
