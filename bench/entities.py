@@ -1,6 +1,6 @@
 """Entity extraction quality: precision, recall and F1 of the offline extractor's names on hand labels.
 
-    .venv/bin/python bench/entities.py [--worst 15]
+    .venv/bin/python bench/entities.py [--worst 15] [--graph]
 
 Sources: every message of the demo chat (hindsight_pg/data/team_chat.json, labels in
 tests/unit/entity_cases/team_chat.py) and 190 LoCoMo dev turns (labels in bench/entity_labels_locomo.json,
@@ -12,6 +12,14 @@ demo chat one bank, each LoCoMo conversation one, its unlabelled earlier turns r
 case-insensitively. Prints per source the counts, micro-averaged P / R / F1 and the most frequent false
 positives and negatives, with the bank and for each message alone (known: its speaker only); writes
 bench/results/entities.json. No database is needed.
+
+``--graph`` also measures what the graph arm can walk on LoCoMo dev: every conversation retained as
+bench/locomo.py does (turn mode: the verbatim extractor, one unit per turn; facts mode: the offline
+extractor), through the extractors alone (no database, so no fuzzy merges of names), each item knowing the
+names of the conversation's earlier ones; then of the evidence turns of multi-hop questions with two or
+more, the share that has an entity in common with another evidence turn of the question that is not a hub
+(one linked to more than max(20, a tenth of the bank's units) units, as the graph arm's defaults leave
+out), and such entities per evidence turn. About a minute.
 """
 
 from __future__ import annotations
@@ -20,6 +28,8 @@ import argparse
 import json
 import subprocess
 import sys
+from collections import Counter
+from datetime import datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,9 +53,52 @@ def report(source: str, result: Score, worst: int) -> dict[str, object]:
             "false_negatives": dict(result.false_negatives.most_common())}  # fmt: skip
 
 
+def shared_entities(mode: str) -> dict[str, float]:
+    """The graph arm's reach on LoCoMo dev in ``mode`` (turn or facts), as ``--graph`` describes: evidence
+    turns (multi-hop, two or more a question), the share sharing a non-hub entity with another of their
+    question's, and non-hub entities per evidence turn."""
+    from hindsight_pg._inputs import load_locomo, normalise_evidence
+    from hindsight_pl.extract import OfflineExtractor, VerbatimExtractor
+
+    turns = total = shared = 0
+    entities_per_turn = 0
+    for conversation in load_locomo(LOCOMO_DATA):
+        extractor = VerbatimExtractor() if mode == "turn" else OfflineExtractor()
+        known: set[str] = set()
+        names_of: dict[str, set[str]] = {}  # dia_id -> the entities of its units
+        linked: Counter[str] = Counter()  # entity -> units linked to it
+        units = 0
+        for item in conversation.items:
+            assert isinstance(item.timestamp, datetime) and item.metadata is not None
+            facts = extractor.extract([item.content], timestamp=item.timestamp, entities=item.entities or (),
+                                      known=known)  # fmt: skip
+            units += len(facts)
+            names = names_of.setdefault(str(item.metadata["dia_id"]), set())
+            for fact in facts:
+                lower = {e.lower() for e in fact.entities}
+                names.update(lower)
+                known.update(lower)
+                linked.update(lower)
+        hubs = {n for n, c in linked.items() if c > max(20, 0.1 * units)}
+        for qa in conversation.questions:
+            evidence, _ = normalise_evidence(qa.get("evidence", []), set(names_of))
+            if qa.get("category") != 1 or len(evidence) < 2:
+                continue
+            for dia in evidence:
+                own = names_of[dia] - hubs
+                others = set().union(*(names_of[d] for d in evidence if d != dia)) - hubs
+                turns += 1
+                entities_per_turn += len(own)
+                shared += bool(own & others)
+        total += units
+    return {"evidence turns": turns, "shared": shared, "share": round(shared / max(turns, 1), 4),
+            "entities per evidence turn": round(entities_per_turn / max(turns, 1), 3), "units": total}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--worst", type=int, default=15, help="false positives / negatives to print per source")
+    parser.add_argument("--graph", action="store_true", help="also the shared-entity rate of multi-hop evidence")
     args = parser.parse_args()
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
     print(f"commit {commit or '?'}")
@@ -62,6 +115,12 @@ def main() -> None:
         figures[f"{source}, each message alone"] = report(
             f"{source}, each message alone", score(messages, with_bank=False), args.worst
         )
+    if args.graph and LOCOMO_DATA.exists():
+        for mode in ("turn", "facts"):
+            figures[f"graph, {mode} mode"] = rate = shared_entities(mode)
+            print(f"graph, {mode} mode: of {rate['evidence turns']} multi-hop evidence turns {rate['shared']} "
+                  f"({rate['share']:.1%}) share a non-hub entity with another; "
+                  f"{rate['entities per evidence turn']} non-hub entities each ({rate['units']} units)")  # fmt: skip
     out = ROOT / "bench" / "results" / "entities.json"
     out.parent.mkdir(exist_ok=True)
     out.write_text(json.dumps({"commit": commit, **figures}, indent=1, ensure_ascii=False) + "\n")

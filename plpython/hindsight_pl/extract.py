@@ -311,7 +311,11 @@ def find_names(passage: str, known: Iterable[str] = ()) -> list[str]:
     for name, initial, owner in spans:
         words = name.split()
         unknown = initial and name.lower() not in known_lower and name.lower() not in inner
-        if unknown and len(words) > 1 and words[0].lower() not in _NAME_HEADS | inner_words:
+        if initial and not unknown and len(words) == 1 and name.lower() not in inner:
+            lower = name.lower().replace("’", "'")
+            if _base_verb(lower) or lower in _IRREGULAR_PAST or _written_lower(name, passage):
+                continue  # "See you soon", "Got it": known or not, a verb opening a sentence is none
+        if unknown and len(words) > 1 and words[0].lower() not in _NAME_HEADS | inner_words | known_lower:
             rest = words[2:] if words[1].lower() in _CONNECT else words[1:]
             if " ".join(rest).lower() in known_lower or all(_acronym(w) for w in rest):
                 # "Pictures of Biscuit", "External GDPR audit": a capital that only opens the sentence
