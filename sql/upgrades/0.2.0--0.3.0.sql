@@ -149,6 +149,17 @@ FROM (SELECT x.bank_id, coalesce(x.config->'embedding_provider',
                                  '{"kind": "local"}'::jsonb) AS provider
       FROM hindsight.banks x) p
 WHERE p.bank_id = b.bank_id AND NOT b.config ? 'embedding_model';
+-- 0.2.0 recalled and retained every bank with all-MiniLM-L6-v2's cosine thresholds; 0.3.0's defaults are
+-- multilingual-e5-small's, and only all-MiniLM-L6-v2 gets its own back (hindsight._model_defaults). A bank of
+-- another model (an HTTP provider's) keeps the thresholds it had, so its graph and temporal arms, links and
+-- observations do not change with the update (without this, issue 31: the same first result in 21 of 26
+-- questions, the same top 10 in 2). Its own keys win; a pinned key set to null (configure_bank) takes the
+-- model's 0.3.0 default (docs/integrations.md, "Upgrades").
+UPDATE hindsight.banks
+SET config = '{"dedupe_similarity": 0.95, "observation_merge_similarity": 0.97, "observation_similarity": 0.85,
+               "semantic_link_min_similarity": 0.7, "graph_seed_min_similarity": 0.3, "graph_semantic_floor": 0.3,
+               "temporal_min_similarity": 0.1}'::jsonb || config
+WHERE config->>'embedding_model' IS DISTINCT FROM 'all-MiniLM-L6-v2';
 ALTER TABLE hindsight.banks ENABLE TRIGGER banks_config_checked;
 COMMENT ON TABLE hindsight.banks IS
     'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config() and records '
