@@ -137,15 +137,31 @@ class CitusCluster:
         self._register(DATABASE)
         return self
 
-    def add_database(self, name: str) -> None:
-        """Create database ``name`` on every node with Citus in it and this cluster's nodes registered:
-        a cluster of its own beside ``hindsight`` (Citus keeps its node list per database)."""
+    def add_database(self, name: str, citus: bool = True) -> None:
+        """Create database ``name`` on every node, with Citus in it and this cluster's nodes registered
+        (:meth:`enable_citus`): a cluster of its own beside ``hindsight`` (Citus keeps its node list per
+        database). ``citus=False`` leaves it a plain database on each node (a single-node database that
+        becomes the coordinator's later)."""
         for node in self.nodes:
             with psycopg.connect(node.dsn("postgres"), autocommit=True) as conn:
                 conn.execute(f'CREATE DATABASE "{name}"')
+        if citus:
+            self.enable_citus(name)
+
+    def enable_citus(self, name: str) -> None:
+        """``CREATE EXTENSION citus`` in database ``name`` on every node, and the nodes registered in it."""
+        for node in self.nodes:
             with psycopg.connect(node.dsn(name), autocommit=True) as conn:
                 conn.execute("CREATE EXTENSION citus")
         self._register(name)
+
+    def stop_node(self, node: Node, mode: str = "fast") -> None:
+        """Stop one node's server (``mode``: smart, fast or immediate, as pg_ctl); :meth:`start_node` starts
+        it again with its data."""
+        self._pg_ctl(node, "stop", "--wait", "-m", mode, "--timeout=30")
+
+    def start_node(self, node: Node) -> None:
+        self._pg_ctl(node, "start", "--wait", "--timeout=60", "-l", str(node.log))
 
     def _register(self, dbname: str) -> None:
         with psycopg.connect(self.dsn(dbname), autocommit=True) as conn:
