@@ -152,8 +152,9 @@ WHERE p.bank_id = b.bank_id AND NOT b.config ? 'embedding_model';
 -- 0.2.0 recalled and retained every bank with all-MiniLM-L6-v2's cosine thresholds; 0.3.0's defaults are
 -- multilingual-e5-small's, and only all-MiniLM-L6-v2 gets its own back (hindsight._model_defaults). A bank of
 -- another model (an HTTP provider's) keeps the thresholds it had, so its graph and temporal arms, links and
--- observations do not change with the update (without this, issue 31: the same first result in 21 of 26
--- questions, the same top 10 in 2). Its own keys win; a pinned key set to null (configure_bank) takes the
+-- observations do not change with the update (without this, a LoCoMo bank recorded as an HTTP model's kept its
+-- first result in 21 of 26 questions and its top 10 in 2, 0.2.0's ranking otherwise restored:
+-- tests/db/test_upgrade_recall.py). Its own keys win; a pinned key set to null (configure_bank) takes the
 -- model's 0.3.0 default (docs/integrations.md, "Upgrades").
 UPDATE hindsight.banks
 SET config = '{"dedupe_similarity": 0.95, "observation_merge_similarity": 0.97, "observation_similarity": 0.85,
