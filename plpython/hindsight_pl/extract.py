@@ -368,8 +368,9 @@ _AFTER_ADDRESS = frozenset(
 
 
 def _acronym(word: str) -> bool:
-    """A word of two to four capital letters ("SDK", "GDPR", "NASA"): a technical term as often as a name."""
-    return 2 <= len(word) <= 4 and word.isalpha() and word.isupper()
+    """A word of two to four capital letters ("SDK", "GDPR", "NASA"): a technical term as often as a name; not a
+    Roman numeral, a version ("Warrior II", "Henry VIII")."""
+    return 2 <= len(word) <= 4 and word.isalpha() and word.isupper() and not re.fullmatch(r"[IVX]+", word)
 
 
 def _as_known(name: str, known: set[str], passage: str, owner: bool) -> list[str]:

@@ -33,6 +33,7 @@ SAID = datetime(2025, 1, 20, 9, tzinfo=UTC)
         ("Ask NASA's press office.", (), ["NASA"]),
         ("She moved from Apple and IBM to Google.", (), ["Apple", "IBM", "Google"]),
         ("Wired to COBOL and UA123.", (), ["COBOL", "UA123"]),  # five capitals, or a digit: a name as before
+        ("Warrior II is my favourite pose.", (), ["Warrior II"]),  # a Roman numeral: a version
         # ... and within a longer name it stays: "Android SDK" is one
         ("Android SDK needs a newer Kotlin.", ("Android",), ["Android SDK", "Kotlin"]),
         # two known names run together are two
