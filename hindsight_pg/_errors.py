@@ -166,7 +166,7 @@ def _worker_error(exc: psycopg.Error, message: str) -> WorkerError:
         sqlstate=exc.sqlstate,
         node=node,
         hint="The connection to the coordinator is fine; the worker holding the data is down, restarting or "
-        "unreachable. A read is retried by the driver; see docs/scale-out.md (When a worker fails).",
+        "unreachable. A read is retried by the driver; see docs/scale-out.md (Errors from the cluster).",
     )
 
 
