@@ -148,3 +148,22 @@ def test_tenant_roles_switched_to_with_set_role(secured, admin):
         assert refused.value.sqlstate == "08006" and f"remote node {nologin}@" in str(refused.value)
         conn.execute("RESET ROLE")
     admin.execute("SELECT hindsight.delete_bank(%s), hindsight.delete_bank(%s)", (bank_a, bank_b))
+
+
+def test_passwords_in_pg_dist_authinfo_instead_of_the_file(secured, admin, embedder):
+    """Citus's own table of connection settings per role (nodeid 0: to any node), kept on every node, in
+    place of the password file."""
+    role, password = login_role(admin, None, "cy")
+    for node in secured.nodes:
+        with psycopg.connect(node.dsn(), autocommit=True) as conn:
+            conn.execute(
+                "INSERT INTO pg_dist_authinfo (nodeid, rolename, authinfo) VALUES (0, %s, %s)",
+                (role, f"password={password}"),
+            )
+    bank = f"auth-cy-{uuid.uuid4().hex[:6]}"
+    with connect_as(secured, role, password) as conn:
+        assert Client(conn, embedder=embedder).create_bank(bank).bank_id == bank
+        retain_one(conn, bank, "Cy keeps bees.")
+        found = conn.execute("SELECT text FROM hindsight.recall(%s, 'bees', %s::vector)", (bank, str(vec(d0=1))))
+        assert found.fetchall() == [("Cy keeps bees.",)]
+        conn.execute("SELECT hindsight.delete_bank(%s)", (bank,))
