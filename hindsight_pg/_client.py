@@ -220,7 +220,9 @@ class Client:
         self.extractor = extractor
         self.reranker = reranker
         self.llm_usage: list[dict[str, Any]] = []  # one record per language-model call (docs/retain.md)
-        self.retries = 0  # transactions run again after a deadlock or serialization failure (docs/reliability.md)
+        # transactions run again after a deadlock or serialization failure (docs/reliability.md), and recalls
+        # after a Citus worker failed (WorkerError, docs/scale-out.md)
+        self.retries = 0
 
     def embedder_for(self, bank_id: str) -> Embedder:
         """The embedder that makes ``bank_id``'s vectors (:meth:`embedder_of` its config). Raises
