@@ -75,10 +75,16 @@ BEGIN
         DELETE FROM hindsight.chunks c
         WHERE c.bank_id = _update_document.bank_id AND c.document_id = _update_document.document_id
           AND c.chunk_index >= 1000000;
-        INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
-        SELECT _update_document.bank_id, _update_document.document_id || '#' || nc.ci, _update_document.document_id,
-               nc.ci, nc.chunk_text, nc.hash
+        -- new rows select from the bank's row (bk), as in hindsight.retain: on Citus one INSERT ... SELECT on
+        -- the bank's shards, not a COPY (refused under row-level security); arrays, not the temporary table
+        SELECT array_agg(nc.ci), array_agg(nc.chunk_text), array_agg(nc.hash)
+        INTO new_indexes, new_texts, new_hashes
         FROM pg_temp._hindsight_new_chunks nc WHERE NOT nc.ci = ANY (coalesce(kept_new, '{}'));
+        INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
+        SELECT bk.bank_id, _update_document.document_id || '#' || x.idx, _update_document.document_id,
+               x.idx, x.chunk_text, x.hash
+        FROM hindsight.banks bk, unnest(new_indexes, new_texts, new_hashes) AS x(idx, chunk_text, hash)
+        WHERE bk.bank_id = _update_document.bank_id;
         UPDATE hindsight.documents d
         SET original_text = item->>'content',
             content_hash = encode(sha256(convert_to(coalesce(item->>'content', ''), 'UTF8')), 'hex'),
@@ -112,9 +118,10 @@ BEGIN
                            CASE WHEN NOT nc.has_units THEN old_ids[array_position(old_hashes, nc.hash)] END AS existing_id
                     FROM pg_temp._hindsight_new_chunks nc) p) n;
         INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
-        SELECT _update_document.bank_id, _update_document.document_id || '#' || x.idx, _update_document.document_id,
+        SELECT bk.bank_id, _update_document.document_id || '#' || x.idx, _update_document.document_id,
                x.idx, x.chunk_text, x.hash
-        FROM unnest(new_indexes, new_texts, new_hashes) AS x(idx, chunk_text, hash);
+        FROM hindsight.banks bk, unnest(new_indexes, new_texts, new_hashes) AS x(idx, chunk_text, hash)
+        WHERE bk.bank_id = _update_document.bank_id;
         -- the new values first, then an UPDATE of constants: on Citus an UPDATE may not pass columns
         -- to STABLE functions (concat_ws)
         SELECT concat_ws(E'\n\n', d.original_text, item->>'content'),

@@ -70,6 +70,17 @@ DECLARE
     threshold float8 := (hindsight.bank_config(bank_id)->>'entity_merge_threshold')::float8;
     bank_units bigint := coalesce((SELECT c.unit_count FROM hindsight._bank_counts c
                                    WHERE c.bank_id = _resolve_entities.bank_id), 0);
+    m_units uuid[];
+    m_lnames text[];
+    r_lnames text[];
+    r_ids uuid[];
+    seen_ids uuid[];
+    seen_firsts timestamptz[];
+    seen_lasts timestamptz[];
+    new_ids uuid[];
+    new_names text[];
+    new_firsts timestamptz[];
+    new_lasts timestamptz[];
 BEGIN
     -- Mentions (unit, name, time) -> entities. Per distinct name (case-insensitive):
     -- an entity of that exact name is reused, else one of its alias ("Postgres" for "PostgreSQL" and back,
@@ -86,7 +97,9 @@ BEGIN
     -- same new name at once end with one entity. A version ("PostgreSQL 11",
     -- hindsight._entity_version_base) gets parent_id: the entity of its base name,
     -- created without mentions when the bank has none (see the statement after this one).
-    RETURN QUERY
+    -- One statement reads (the mentions m, the names n and what they resolve to), into arrays; then the
+    -- seen dates and the new entities are written from the arrays by statements that name the bank. On
+    -- Citus, a write in the same statement as the reads made it send the reads' results to every worker.
     WITH m AS (
         SELECT DISTINCT ON (x.u, lower(btrim(x.nm))) x.u AS unit_id, btrim(x.nm) AS name,
                lower(btrim(x.nm)) AS lname, x.at, x.ord
@@ -150,44 +163,74 @@ BEGIN
         (SELECT DISTINCT ON (s.lname) s.lname, s.id FROM scored s WHERE s.score > threshold
          ORDER BY s.lname, s.score DESC, s.id)
     ),
+    mentions AS (
+        SELECT array_agg(m.unit_id) AS units, array_agg(m.lname) AS lnames FROM m
+    ),
     seen AS (
-        UPDATE hindsight.entities e
-        SET first_seen = least(e.first_seen, t.first_at), last_seen = greatest(e.last_seen, t.last_at)
+        SELECT array_agg(t.id ORDER BY t.id) AS ids, array_agg(t.first_at ORDER BY t.id) AS firsts,
+               array_agg(t.last_at ORDER BY t.id) AS lasts
         FROM (SELECT r.id, min(n.first_at) AS first_at, max(n.last_at) AS last_at
               FROM resolved r JOIN n USING (lname) GROUP BY r.id) t
-        WHERE e.bank_id = _resolve_entities.bank_id AND e.id = t.id
     ),
-    created AS (
-        INSERT INTO hindsight.entities AS e (bank_id, canonical_name, first_seen, last_seen)
-        SELECT _resolve_entities.bank_id, n.name, n.first_at, n.last_at
+    fresh AS (
+        SELECT array_agg(n.name ORDER BY n.lname) AS names, array_agg(n.first_at ORDER BY n.lname) AS firsts,
+               array_agg(n.last_at ORDER BY n.lname) AS lasts
         FROM n WHERE n.lname NOT IN (SELECT lname FROM resolved)
-        ON CONFLICT (bank_id, lower(canonical_name)) DO UPDATE
-        SET first_seen = least(e.first_seen, excluded.first_seen), last_seen = greatest(e.last_seen, excluded.last_seen)
-        RETURNING e.id, lower(e.canonical_name) AS lname
+    ),
+    matched AS (
+        SELECT array_agg(r.lname ORDER BY r.lname) AS lnames, array_agg(r.id ORDER BY r.lname) AS ids FROM resolved r
     )
+    SELECT mentions.units, mentions.lnames, matched.lnames, matched.ids, seen.ids, seen.firsts, seen.lasts,
+           fresh.names, fresh.firsts, fresh.lasts
+    INTO m_units, m_lnames, r_lnames, r_ids, seen_ids, seen_firsts, seen_lasts, new_names, new_firsts, new_lasts
+    FROM mentions, matched, seen, fresh;
+
+    UPDATE hindsight.entities e
+    SET first_seen = least(e.first_seen, seen_firsts[array_position(seen_ids, e.id)]),
+        last_seen = greatest(e.last_seen, seen_lasts[array_position(seen_ids, e.id)])
+    WHERE e.bank_id = _resolve_entities.bank_id AND e.id = ANY (seen_ids);
+    -- from the bank's row (bk), with the ids made here (no volatile default): on Citus one INSERT ... SELECT on
+    -- the bank's shards, not rows pulled to the coordinator (a COPY, or two-phase commit) (hindsight.retain)
+    SELECT array_agg(gen_random_uuid()) INTO new_ids FROM unnest(new_names);
+    INSERT INTO hindsight.entities AS e (bank_id, id, canonical_name, first_seen, last_seen)
+    SELECT bk.bank_id, x.id, x.name, x.first_at, x.last_at
+    FROM hindsight.banks bk, unnest(new_ids, new_names, new_firsts, new_lasts) AS x(id, name, first_at, last_at)
+    WHERE bk.bank_id = _resolve_entities.bank_id
+    ON CONFLICT (bank_id, lower(canonical_name)) DO UPDATE
+    SET first_seen = least(e.first_seen, excluded.first_seen), last_seen = greatest(e.last_seen, excluded.last_seen);
+
+    RETURN QUERY
     SELECT DISTINCT m.unit_id, coalesce(r.id, c.id)
-    FROM m
-    LEFT JOIN resolved r ON r.lname = m.lname
-    LEFT JOIN created c ON c.lname = m.lname;
+    FROM unnest(m_units, m_lnames) AS m(unit_id, lname)
+    LEFT JOIN unnest(r_lnames, r_ids) AS r(lname, id) ON r.lname = m.lname
+    LEFT JOIN (SELECT c.id, lower(c.canonical_name) AS lname FROM hindsight.entities c
+               WHERE c.bank_id = _resolve_entities.bank_id
+                 AND lower(c.canonical_name) IN (SELECT lower(x) FROM unnest(new_names) x)) c ON c.lname = m.lname;
 
     -- Versions among these names without a parent: the base name's entity (or its alias) becomes the parent,
     -- created without mentions where the bank has none.
-    INSERT INTO hindsight.entities AS e (bank_id, canonical_name, first_seen, last_seen)
-    SELECT DISTINCT ON (lower(v.base)) _resolve_entities.bank_id, v.base, v.first_seen, v.last_seen
-    FROM (SELECT hindsight._entity_version_base(c.canonical_name) AS base, c.first_seen, c.last_seen
-          FROM hindsight.entities c
-          WHERE c.bank_id = _resolve_entities.bank_id AND c.parent_id IS NULL
-            AND lower(c.canonical_name) IN (SELECT lower(btrim(x)) FROM unnest(names) x)) v
-    WHERE v.base IS NOT NULL
-      AND NOT EXISTS (SELECT FROM hindsight.entities b
-                      WHERE b.bank_id = _resolve_entities.bank_id
-                        AND (lower(b.canonical_name) = ANY (lower(v.base) || hindsight._entity_aliases(v.base))
-                             OR lower(v.base) = ANY (hindsight._entity_aliases(b.canonical_name))))
-    ORDER BY lower(v.base), v.first_seen
+    SELECT array_agg(gen_random_uuid()), array_agg(vb.base), array_agg(vb.first_seen), array_agg(vb.last_seen)
+    INTO new_ids, new_names, new_firsts, new_lasts
+    FROM (
+        SELECT DISTINCT ON (lower(v.base)) v.base, v.first_seen, v.last_seen
+        FROM (SELECT hindsight._entity_version_base(c.canonical_name) AS base, c.first_seen, c.last_seen
+              FROM hindsight.entities c
+              WHERE c.bank_id = _resolve_entities.bank_id AND c.parent_id IS NULL
+                AND lower(c.canonical_name) IN (SELECT lower(btrim(x)) FROM unnest(names) x)) v
+        WHERE v.base IS NOT NULL
+          AND NOT EXISTS (SELECT FROM hindsight.entities b
+                          WHERE b.bank_id = _resolve_entities.bank_id
+                            AND (lower(b.canonical_name) = ANY (lower(v.base) || hindsight._entity_aliases(v.base))
+                                 OR lower(v.base) = ANY (hindsight._entity_aliases(b.canonical_name))))
+        ORDER BY lower(v.base), v.first_seen) vb;
+    INSERT INTO hindsight.entities (bank_id, id, canonical_name, first_seen, last_seen)
+    SELECT bk.bank_id, x.id, x.name, x.first_at, x.last_at
+    FROM hindsight.banks bk, unnest(new_ids, new_names, new_firsts, new_lasts) AS x(id, name, first_at, last_at)
+    WHERE bk.bank_id = _resolve_entities.bank_id
     ON CONFLICT (bank_id, lower(canonical_name)) DO NOTHING;
     UPDATE hindsight.entities c
     SET parent_id = (SELECT b.id FROM hindsight.entities b
-                     WHERE b.bank_id = c.bank_id
+                     WHERE b.bank_id = _resolve_entities.bank_id  -- a constant: on Citus, the bank's shard only
                        AND (lower(b.canonical_name) = ANY (lower(hindsight._entity_version_base(c.canonical_name))
                                                            || hindsight._entity_aliases(
                                                                   hindsight._entity_version_base(c.canonical_name)))

@@ -49,6 +49,39 @@ COMMENT ON FUNCTION hindsight._nearest_hnsw(text, uuid[], int, float8, bool) IS
     'earlier_facts, only facts (no observations) said before it, and only for units that are facts: the '
     'candidates of a knowledge update (hindsight._link_updates).';
 
+CREATE OR REPLACE FUNCTION hindsight._insert_links(
+    bank_id text,
+    link_type text,
+    from_ids uuid[],
+    to_ids uuid[],
+    weights float8[]
+)
+RETURNS int
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+#variable_conflict use_column
+DECLARE
+    made int;
+BEGIN
+    -- The rows come from arrays joined with the bank's row (bk), so that on Citus this is one INSERT ... SELECT
+    -- on the bank's shards: an INSERT of rows computed on the coordinator would be pulled there and sent back
+    -- (COPY, refused under row-level security to a role that is not a superuser, or intermediate results and
+    -- two-phase commit). A link made again keeps the larger weight.
+    INSERT INTO hindsight.memory_links AS l (bank_id, from_unit_id, to_unit_id, link_type, weight)
+    SELECT bk.bank_id, x.a, x.b, _insert_links.link_type, x.w
+    FROM hindsight.banks bk, unnest(from_ids, to_ids, weights) AS x(a, b, w)
+    WHERE bk.bank_id = _insert_links.bank_id
+    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO UPDATE SET weight = greatest(l.weight, excluded.weight);
+    GET DIAGNOSTICS made = ROW_COUNT;
+    RETURN made;
+END
+$$;
+COMMENT ON FUNCTION hindsight._insert_links(text, text, uuid[], uuid[], float8[]) IS
+    'Inserts links of one type into a bank (from_ids[i] -> to_ids[i], weight weights[i]); a link the bank has '
+    'keeps the larger weight. Returns the rows inserted or updated.';
+
 CREATE OR REPLACE FUNCTION hindsight._semantic_links_hnsw(
     bank_id text,
     unit_ids uuid[],
@@ -61,11 +94,15 @@ SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
+DECLARE
+    froms uuid[];
+    tos uuid[];
+    weights float8[];
 BEGIN
-    INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-    SELECT _semantic_links_hnsw.bank_id, nb.unit_id, nb.neighbour_id, 'semantic', least(1.0, nb.similarity)
-    FROM hindsight._nearest_hnsw(_semantic_links_hnsw.bank_id, unit_ids, top_k, min_similarity) nb
-    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+    SELECT array_agg(nb.unit_id), array_agg(nb.neighbour_id), array_agg(least(1.0, nb.similarity))
+    INTO froms, tos, weights
+    FROM hindsight._nearest_hnsw(_semantic_links_hnsw.bank_id, unit_ids, top_k, min_similarity) nb;
+    PERFORM hindsight._insert_links(_semantic_links_hnsw.bank_id, 'semantic', froms, tos, weights);
 END
 $$;
 COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
@@ -87,6 +124,9 @@ DECLARE
     cfg jsonb := hindsight.bank_config(bank_id);
     neighbours int := (cfg->>'temporal_link_neighbours')::int;
     top_k int := (cfg->>'semantic_link_top_k')::int;
+    froms uuid[];
+    tos uuid[];
+    weights float8[];
 BEGIN
     IF neighbours = 0 AND top_k = 0 THEN
         RETURN;
@@ -94,9 +134,11 @@ BEGIN
     -- temporal: each new unit to its nearest units in time (the date it is filed under,
     -- hindsight._effective_date) of its bank and fact type, `neighbours` before and after,
     -- weight max(0.3, 1 - hours apart / 24), in both directions (the temporal arm walks
-    -- outgoing links).
-    INSERT INTO hindsight.memory_links AS l (bank_id, from_unit_id, to_unit_id, link_type, weight)
-    SELECT _link_units.bank_id, d.a, d.b, 'temporal', max(p.w)
+    -- outgoing links). The neighbours' bank is the constant, not n.bank_id: on Citus a correlated bank
+    -- reached every shard.
+    SELECT array_agg(t.a), array_agg(t.b), array_agg(t.w) INTO froms, tos, weights
+    FROM (
+    SELECT d.a, d.b, max(p.w) AS w
     FROM (
         SELECT n.id AS a, nb.id AS b, greatest(0.3, 1 - abs(extract(epoch FROM nb.t - n.t)) / 3600 / 24) AS w
         FROM (SELECT u.bank_id, u.id, u.fact_type,
@@ -106,14 +148,14 @@ BEGIN
         CROSS JOIN LATERAL (
             (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) AS t
              FROM hindsight.memory_units m
-             WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type AND m.id <> n.id
+             WHERE m.bank_id = _link_units.bank_id AND m.fact_type = n.fact_type AND m.id <> n.id
                AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) <= n.t
              ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) DESC, m.id
              LIMIT neighbours)
             UNION ALL
             (SELECT m.id, hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)
              FROM hindsight.memory_units m
-             WHERE m.bank_id = n.bank_id AND m.fact_type = n.fact_type
+             WHERE m.bank_id = _link_units.bank_id AND m.fact_type = n.fact_type
                AND hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at) > n.t
              ORDER BY hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at), m.id
              LIMIT neighbours)
@@ -121,8 +163,8 @@ BEGIN
         WHERE n.t IS NOT NULL
     ) p
     CROSS JOIN LATERAL (VALUES (p.a, p.b), (p.b, p.a)) AS d(a, b)
-    GROUP BY d.a, d.b
-    ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO UPDATE SET weight = greatest(l.weight, excluded.weight);
+    GROUP BY d.a, d.b) t;
+    PERFORM hindsight._insert_links(_link_units.bank_id, 'temporal', froms, tos, weights);
 
     -- semantic: each new unit to its top_k nearest units by cosine, kept at
     -- similarity >= semantic_link_min_similarity, weight = the similarity.
@@ -134,8 +176,7 @@ BEGIN
                                                (cfg->>'semantic_link_min_similarity')::float8);
     ELSE
         -- A small bank is scanned exactly, once for all new units (not once per unit).
-        INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-        SELECT _link_units.bank_id, r.a, r.b, 'semantic', least(1.0, r.sim)
+        SELECT array_agg(r.a), array_agg(r.b), array_agg(least(1.0, r.sim)) INTO froms, tos, weights
         FROM (SELECT p.a, p.b, p.sim, row_number() OVER (PARTITION BY p.a ORDER BY p.sim DESC, p.b) AS rn
               FROM (SELECT n.id AS a, m.id AS b, 1 - (m.embedding <=> n.embedding) AS sim
                     FROM (SELECT u.id, u.embedding FROM hindsight.memory_units u
@@ -143,8 +184,8 @@ BEGIN
                     CROSS JOIN hindsight.memory_units m
                     WHERE m.bank_id = _link_units.bank_id AND m.id <> n.id) p
               WHERE p.sim >= (cfg->>'semantic_link_min_similarity')::float8) r
-        WHERE r.rn <= top_k
-        ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
+        WHERE r.rn <= top_k;
+        PERFORM hindsight._insert_links(_link_units.bank_id, 'semantic', froms, tos, weights);
     END IF;
 END
 $$;

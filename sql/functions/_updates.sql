@@ -78,9 +78,9 @@ BEGIN
     END IF;
 
     INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-    SELECT _link_updates.bank_id, p.new_id, p.old_id, 'supersedes', 1.0
-    FROM unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
-    WHERE p.revised
+    SELECT bk.bank_id, p.new_id, p.old_id, 'supersedes', 1.0  -- from the bank's row: hindsight._insert_links
+    FROM hindsight.banks bk, unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
+    WHERE bk.bank_id = _link_updates.bank_id AND p.revised
     ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
     GET DIAGNOSTICS linked = ROW_COUNT;
 

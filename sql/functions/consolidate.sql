@@ -28,7 +28,7 @@ BEGIN
              (SELECT sum(f.embedding <=> g.embedding)
               FROM hindsight.observation_sources t
               JOIN hindsight.memory_units g ON g.bank_id = t.bank_id AND g.id = t.unit_id
-              WHERE t.bank_id = s.bank_id AND t.observation_id = s.observation_id),
+              WHERE t.bank_id = _refresh_observation.bank_id AND t.observation_id = s.observation_id),
              f.mentioned_at, f.id
     LIMIT 1;
     UPDATE hindsight.memory_units o
@@ -196,14 +196,19 @@ BEGIN
             END IF;
         END LOOP;
         CONTINUE WHEN cardinality(members) < 2;
-        INSERT INTO hindsight.memory_units AS o (bank_id, text, fact_type, embedding, token_count, search_vector,
-                                                 proof_count, consolidated_at)
-        SELECT _group_observations.bank_id, u.text, 'observation', u.embedding, u.token_count, u.search_vector,
+        -- the id made here, not by the column's (volatile) default: on Citus a volatile default pulls the
+        -- rows to the coordinator, and the write back to the worker takes two-phase commit
+        new_id := gen_random_uuid();
+        INSERT INTO hindsight.memory_units (bank_id, id, text, fact_type, embedding, token_count, search_vector,
+                                            proof_count, consolidated_at)
+        SELECT u.bank_id, new_id, u.text, 'observation', u.embedding, u.token_count, u.search_vector,
                cardinality(members), now()
-        FROM hindsight.memory_units u WHERE u.bank_id = _group_observations.bank_id AND u.id = fact.id
-        RETURNING o.id INTO new_id;
+        FROM hindsight.memory_units u WHERE u.bank_id = _group_observations.bank_id AND u.id = fact.id;
+        -- the bank id from its row (bk), as in hindsight.retain: on Citus one INSERT ... SELECT on the bank's
+        -- shards, not a COPY (which row-level security refuses to a role that is not a superuser)
         INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
-        SELECT _group_observations.bank_id, new_id, m FROM unnest(members) m;
+        SELECT bk.bank_id, new_id, m FROM hindsight.banks bk, unnest(members) m
+        WHERE bk.bank_id = _group_observations.bank_id;
         PERFORM hindsight._refresh_observation(_group_observations.bank_id, new_id);
         placed := placed || members;
         created := created || new_id;
@@ -233,7 +238,7 @@ BEGIN
         FROM hindsight.memory_units a, hindsight.memory_units b
         WHERE a.bank_id = _group_observations.bank_id AND a.id = obs.id AND b.bank_id = _group_observations.bank_id AND b.id = twin;
         INSERT INTO hindsight.observation_sources (bank_id, observation_id, unit_id)
-        SELECT _group_observations.bank_id, keep, s.unit_id FROM hindsight.observation_sources s
+        SELECT s.bank_id, keep, s.unit_id FROM hindsight.observation_sources s
         WHERE s.bank_id = _group_observations.bank_id AND s.observation_id = drop_id
         ON CONFLICT DO NOTHING;
         DELETE FROM hindsight.memory_units u WHERE u.bank_id = _group_observations.bank_id AND u.id = drop_id;

@@ -24,6 +24,8 @@ DECLARE
     unit_texts text[];
     token_counts int[];
     new_ids uuid[];
+    mention_units uuid[];
+    mention_entities uuid[];
     problem text;
     bad_hint text;
     item_at int;
@@ -62,20 +64,23 @@ BEGIN
             hindsight._update_document(retain.bank_id, doc_ids[item_at], items->(item_at - 1))));
     END LOOP;
 
+    -- Every INSERT of rows made here selects from the bank's row (bk): on Citus that makes it one
+    -- INSERT ... SELECT on the bank's shards, where an INSERT from a function alone would be pulled to the
+    -- coordinator and sent as COPY, which row-level security refuses to a role that is not a superuser.
     INSERT INTO hindsight.documents (bank_id, document_id, original_text, content_hash, tags, metadata)
-    SELECT retain.bank_id, doc_ids[o], x->>'content',
+    SELECT bk.bank_id, doc_ids[o], x->>'content',
            encode(sha256(convert_to(coalesce(x->>'content', ''), 'UTF8')), 'hex'),
            ARRAY(SELECT jsonb_array_elements_text(coalesce(x->'tags', '[]'))),
            coalesce(x->'metadata', '{}')
-    FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
-    WHERE NOT doc_ids[o] = ANY (coalesce(existing, '{}'));
+    FROM hindsight.banks bk, jsonb_array_elements(items) WITH ORDINALITY AS t(x, o)
+    WHERE bk.bank_id = retain.bank_id AND NOT doc_ids[o] = ANY (coalesce(existing, '{}'));
 
     INSERT INTO hindsight.chunks (bank_id, chunk_id, document_id, chunk_index, chunk_text, content_hash)
-    SELECT retain.bank_id, doc_ids[o] || '#' || (co - 1), doc_ids[o], co - 1, c,
+    SELECT bk.bank_id, doc_ids[o] || '#' || (co - 1), doc_ids[o], co - 1, c,
            encode(sha256(convert_to(c, 'UTF8')), 'hex')
-    FROM jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
+    FROM hindsight.banks bk, jsonb_array_elements(items) WITH ORDINALITY AS t(x, o),
          jsonb_array_elements_text(coalesce(x->'chunks', '[]')) WITH ORDINALITY AS ch(c, co)
-    WHERE NOT doc_ids[o] = ANY (coalesce(existing, '{}'));
+    WHERE bk.bank_id = retain.bank_id AND NOT doc_ids[o] = ANY (coalesce(existing, '{}'));
 
     -- Memory units. Their ids are name-based (hindsight._name_uuid of the bank, the document, the unit's
     -- place in its item and its text), so the same items make the same ids in every database: a single
@@ -94,7 +99,7 @@ BEGIN
     INSERT INTO hindsight.memory_units (
         bank_id, id, document_id, chunk_id, text, context, fact_type, embedding,
         occurred_start, occurred_end, mentioned_at, tags, metadata, token_count, search_vector)
-    SELECT retain.bank_id, new_ids[u.n], doc_ids[u.item_no],
+    SELECT bk.bank_id, new_ids[u.n], doc_ids[u.item_no],
            CASE WHEN u.unit ? 'chunk_index'
                 THEN coalesce(chunk_ids->(u.item_no - 1)::text->>(u.unit->>'chunk_index')::int,
                               doc_ids[u.item_no] || '#' || (u.unit->>'chunk_index')) END,
@@ -104,28 +109,33 @@ BEGIN
            ARRAY(SELECT jsonb_array_elements_text(coalesce(u.item->'tags', '[]'))),
            coalesce(u.item->'metadata', '{}') || coalesce(u.unit->'metadata', '{}'),
            token_counts[u.n], hindsight._search_vector(u.unit->>'text', ts_config)
-    FROM hindsight._retain_units(items) u;
+    FROM hindsight.banks bk, hindsight._retain_units(items) u
+    WHERE bk.bank_id = retain.bank_id;
 
     -- Entities: resolved against the bank, then linked to their units.
-    INSERT INTO hindsight.unit_entities (bank_id, unit_id, entity_id)
-    SELECT retain.bank_id, r.unit_id, r.entity_id
+    SELECT array_agg(r.unit_id), array_agg(r.entity_id) INTO mention_units, mention_entities
     FROM (SELECT array_agg(new_ids[u.n] ORDER BY u.n, e.o) AS unit_ids, array_agg(e.name ORDER BY u.n, e.o) AS names,
                  array_agg(u.mentioned_at ORDER BY u.n, e.o) AS seen_at
           FROM hindsight._retain_units(items) u,
                jsonb_array_elements_text(coalesce(u.unit->'entities', '[]')) WITH ORDINALITY AS e(name, o)) m,
          hindsight._resolve_entities(retain.bank_id, coalesce(m.unit_ids, '{}'), coalesce(m.names, '{}'),
                                      coalesce(m.seen_at, '{}')) AS r;
+    INSERT INTO hindsight.unit_entities (bank_id, unit_id, entity_id)
+    SELECT bk.bank_id, r.unit_id, r.entity_id
+    FROM hindsight.banks bk, unnest(mention_units, mention_entities) AS r(unit_id, entity_id)
+    WHERE bk.bank_id = retain.bank_id;
 
     -- Links: temporal and semantic neighbours, and the causal relations the
     -- extractor found (unit -caused_by-> cause and cause -causes-> unit, weight 1).
     IF new_ids IS NOT NULL THEN
         PERFORM hindsight._link_units(retain.bank_id, new_ids);
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-        SELECT DISTINCT retain.bank_id, l.a, l.b, l.kind, 1.0
-        FROM hindsight._retain_units(items) u,
+        SELECT DISTINCT bk.bank_id, l.a, l.b, l.kind, 1.0
+        FROM hindsight.banks bk, hindsight._retain_units(items) u,
              jsonb_array_elements_text(coalesce(u.unit->'caused_by', '[]')) AS c(target),
              LATERAL (VALUES (new_ids[u.n], new_ids[u.first_n + c.target::int + 1], 'caused_by'),
                              (new_ids[u.first_n + c.target::int + 1], new_ids[u.n], 'causes')) AS l(a, b, kind)
+        WHERE bk.bank_id = retain.bank_id
         ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
         -- knowledge updates: a new unit that revises an older one supersedes it (_updates.sql)
         PERFORM hindsight._link_updates(retain.bank_id, new_ids);

@@ -1,36 +1,46 @@
 -- Analytics views (security_invoker: row-level security applies to whoever queries them).
 
 CREATE OR REPLACE VIEW hindsight.bank_stats WITH (security_invoker = true) AS
+-- each count a subquery grouped by bank joined on bank_id (not a LATERAL or a correlated subquery), so
+-- that WHERE bank_id = 'b' reaches each of them: on Citus that reads the bank's shards only
 SELECT b.bank_id,
        b.name,
        coalesce(u.units, 0) AS units,
        coalesce(u.world_units, 0) AS world_units,
        coalesce(u.experience_units, 0) AS experience_units,
        coalesce(u.observation_units, 0) AS observation_units,
-       (SELECT count(*) FROM hindsight.entities e WHERE e.bank_id = b.bank_id) AS entities,
+       coalesce(e.entities, 0) AS entities,
        coalesce(l.temporal_links, 0) AS temporal_links,
        coalesce(l.semantic_links, 0) AS semantic_links,
        coalesce(l.causal_links, 0) AS causal_links,
        u.first_date,
        u.last_date,
-       (SELECT count(*) FROM hindsight.documents d WHERE d.bank_id = b.bank_id) AS documents,
-       (SELECT count(*) FROM hindsight.chunks c WHERE c.bank_id = b.bank_id) AS chunks
+       coalesce(d.documents, 0) AS documents,
+       coalesce(c.chunks, 0) AS chunks
 FROM hindsight.banks b
-LEFT JOIN LATERAL (
-    SELECT count(*) AS units,
+LEFT JOIN (
+    SELECT m.bank_id,
+           count(*) AS units,
            count(*) FILTER (WHERE m.fact_type = 'world') AS world_units,
            count(*) FILTER (WHERE m.fact_type = 'experience') AS experience_units,
            count(*) FILTER (WHERE m.fact_type = 'observation') AS observation_units,
            min(hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)) AS first_date,
            max(hindsight._effective_date(m.occurred_start, m.occurred_end, m.mentioned_at)) AS last_date
-    FROM hindsight.memory_units m WHERE m.bank_id = b.bank_id
-) u ON true
-LEFT JOIN LATERAL (
-    SELECT count(*) FILTER (WHERE k.link_type = 'temporal') AS temporal_links,
+    FROM hindsight.memory_units m GROUP BY m.bank_id
+) u ON u.bank_id = b.bank_id
+LEFT JOIN (SELECT x.bank_id, count(*) AS entities FROM hindsight.entities x GROUP BY x.bank_id) e
+       ON e.bank_id = b.bank_id
+LEFT JOIN (
+    SELECT k.bank_id,
+           count(*) FILTER (WHERE k.link_type = 'temporal') AS temporal_links,
            count(*) FILTER (WHERE k.link_type = 'semantic') AS semantic_links,
            count(*) FILTER (WHERE k.link_type IN ('causes', 'caused_by', 'enables', 'prevents')) AS causal_links
-    FROM hindsight.memory_links k WHERE k.bank_id = b.bank_id
-) l ON true;
+    FROM hindsight.memory_links k GROUP BY k.bank_id
+) l ON l.bank_id = b.bank_id
+LEFT JOIN (SELECT x.bank_id, count(*) AS documents FROM hindsight.documents x GROUP BY x.bank_id) d
+       ON d.bank_id = b.bank_id
+LEFT JOIN (SELECT x.bank_id, count(*) AS chunks FROM hindsight.chunks x GROUP BY x.bank_id) c
+       ON c.bank_id = b.bank_id;
 COMMENT ON VIEW hindsight.bank_stats IS
     'One row per bank the caller may read: memory units in all and per fact type, entities, links per kind '
     '(temporal, semantic, causal), the first and last date of its units (occurred_start, else mentioned_at, else '
