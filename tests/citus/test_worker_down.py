@@ -248,6 +248,36 @@ def test_the_driver_with_the_other_worker_down(down, script_server, embedder: Lo
         assert client.delete_bank(bank_id)
 
 
+@pytest.mark.parametrize("way", ["sql", "driver"])
+def test_consolidation_with_a_language_model_with_the_other_worker_down(down, chat_server, embedder, way):
+    """The model writes the observation's text (tests/_chat_server.py answers for 'Riverside Park'), called from
+    the database (hindsight.consolidate, in a transaction block) or from the driver."""
+    runs = [("Ana ran 5 km in Riverside Park before work.", "2024-01-09"),
+            ("Ana went running in Riverside Park this morning, about 5 km.", "2024-02-13"),
+            ("Ana did her usual 5 km run in Riverside Park before the office.", "2024-04-02")]  # fmt: skip
+    with connect(down.dsn()) as conn:
+        client = Client(conn, embedder=embedder)
+        bank_id = bank_on(conn, down.workers[0].port, f"llm-{way}")
+        client.create_bank(bank_id, config={"llm_base_url": f"http://127.0.0.1:{chat_server.server_port}/v1",
+                                            "llm_model": "notes-model"})  # fmt: skip
+        client.retain_batch(
+            bank_id, [{"content": t, "timestamp": f"{d}T07:00:00Z", "entities": ["Ana"]} for t, d in runs]
+        )
+        if way == "sql":
+            with conn.transaction():
+                done = conn.execute("SELECT action, proof_count FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
+        else:
+            done = [(action, proof) for _, action, proof in client.consolidate(bank_id)]
+        assert done == [("created", 3)]
+        text, written_by = conn.execute(
+            "SELECT text, metadata->>'written_by' FROM hindsight.memory_units"
+            " WHERE bank_id = %s AND fact_type = 'observation'",
+            (bank_id,),
+        ).fetchone()
+        assert (text, written_by) == ("Ana runs about 5 km in Riverside Park before work.", "notes-model")
+        assert client.delete_bank(bank_id)
+
+
 def test_the_cli_with_the_other_worker_down(down, tmp_path, monkeypatch):
     monkeypatch.setenv("HINDSIGHT_PG_DSN", down.dsn())
     runner = CliRunner()
