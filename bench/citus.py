@@ -1,5 +1,6 @@
 """One node against a Citus cluster, in one run, on the same data: recall latency, retain throughput,
-and 100 banks spread over two workers. Figures for docs/benchmarks.md ("Citus").
+recall throughput of concurrent clients, and 100 banks spread over two workers. Figures for docs/benchmarks.md
+("Citus").
 
 Starts a throwaway cluster (a coordinator and two workers on this machine, tests/citus/_cluster.py);
 the single node is a database without Citus on the coordinator's own server, so both sides run the
@@ -24,6 +25,7 @@ import json
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +88,27 @@ def recall_once(conn: psycopg.Connection[Any], question: str, embedding: Any, fo
     return (time.perf_counter() - start) * 1000
 
 
+def throughput(dsn: str, queries: list[tuple[str, Any]], threads: int, seconds: float) -> tuple[float, list[float]]:
+    """Recalls per second of ``threads`` clients, each on its own connection, calling recall_json over the
+    questions in turn (each client from its own offset) for ``seconds``, and every call's milliseconds."""
+    deadline = time.perf_counter() + seconds
+    times: list[list[float]] = [[] for _ in range(threads)]
+
+    def client(n: int) -> None:
+        with connect(dsn) as conn:
+            i = n * len(queries) // threads
+            while time.perf_counter() < deadline:
+                question, embedding = queries[i % len(queries)]
+                times[n].append(recall_once(conn, question, embedding, "delegated"))
+                i += 1
+
+    start = time.perf_counter()
+    with ThreadPoolExecutor(threads) as pool:
+        list(pool.map(client, range(threads)))
+    every = [t for client_times in times for t in client_times]
+    return len(every) / (time.perf_counter() - start), every
+
+
 def remote_commands(conn: psycopg.Connection[Any], question: str, embedding: Any, form: str) -> int:
     """How many commands the coordinator sends to the workers for one recall."""
     with Sent(conn) as sent:
@@ -97,6 +120,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rounds", type=int, default=2, help="times every question is recalled per form (default 2)")
     parser.add_argument("--banks", type=int, default=100, help="banks for the placement figure (default 100)")
+    parser.add_argument("--threads", type=int, default=8, help="clients of the throughput figure (default 8)")
+    parser.add_argument("--seconds", type=float, default=60, help="seconds of the throughput figure, 0: none (60)")
     args = parser.parse_args()
     locomo = find_locomo()
     if locomo is None:
@@ -166,6 +191,19 @@ def main() -> None:
         print(f"  a delegated call that does almost nothing (bank_config): median {statistics.median(hop):.2f} ms")
         print(f"  commands the coordinator sends for one recall: delegated {commands['delegated']},"
               f" not delegated {commands['not delegated']}")  # fmt: skip
+
+        if args.seconds > 0:
+            print(f"\nRecall throughput ({args.threads} clients, {args.seconds:.0f} s a row, recall_json as above)")
+            for reader in ("the reader (default)", "no reader"):
+                if reader == "no reader":  # the bank's config, on both sides
+                    for conn in (single, coordinator):
+                        conn.execute(
+                            "SELECT hindsight.configure_bank(%s, %s)", (BANK, '{"reranker_provider": {"kind": "none"}}')
+                        )
+                for name, dsn in (("single node", cluster.dsn("single")), ("cluster (coordinator)", cluster.dsn())):
+                    rate, times = throughput(dsn, queries, args.threads, args.seconds)
+                    print(f"  {name + ', ' + reader:44s} {rate:6.1f} recalls/s  p50 {statistics.median(times):6.1f} ms"
+                          f"  p95 {percentile(times, 0.95):6.1f} ms  ({len(times)} recalls)")  # fmt: skip
 
         print(f"\n{args.banks} banks over two workers (32 shards)")
         for b in range(args.banks):
