@@ -69,7 +69,7 @@ def items(texts: list[str], document_id: str) -> str:
     return json.dumps([{"document_id": document_id, "content": " ".join(texts), "chunks": texts, "units": units}])
 
 
-def test_a_one_bank_retain_sends_nothing_to_the_other_worker(own):
+def test_a_one_bank_retain_sends_nothing_to_the_other_worker(own, embedder: LocalEmbedder):
     live, other = own.workers[0].port, own.workers[1].port
     with connect(own.dsn()) as conn:
         bank_id = bank_on(conn, live, "count")
@@ -93,6 +93,11 @@ def test_a_one_bank_retain_sends_nothing_to_the_other_worker(own):
             assert ports.count(live) > 0, label
             assert [c for c, port in sent.commands if port != live] == [], label
             assert not any(c.startswith("PREPARE TRANSACTION") for c, _ in sent.commands), label  # one-phase
+        # the driver's retain (a transaction of its own: not delegated)
+        with Sent(conn) as sent:
+            Client(conn, embedder=embedder).retain(bank_id, "Ana moved to Faro in May 2024.", entities=["Ana"])
+        assert [c for c, port in sent.commands if port != live] == []
+        assert not any(c.startswith("PREPARE TRANSACTION") for c, _ in sent.commands)
         # alone (delegated): one command, to the bank's worker
         with Sent(conn) as sent:
             conn.execute("SELECT hindsight.retain(%s, %s::jsonb)", (bank_id, items(["Ana reads."], "d2")))
@@ -245,6 +250,10 @@ def test_the_driver_with_the_other_worker_down(down, script_server, embedder: Lo
         assert client.delete_mental_model(bank_id, "pets")
         assert client.delete_document(bank_id, "runs")
         client.configure_bank(bank_id, {"bm25_k1": 1.1})
+        # re-embedding with another local model, batch by batch
+        units = client.get_bank(bank_id).unit_count
+        assert client.reembed(bank_id, "all-MiniLM-L6-v2", batch_size=2) == units
+        assert client.get_bank(bank_id).config["embedding_model"] == "all-MiniLM-L6-v2"
         assert client.delete_bank(bank_id)
 
 
