@@ -1,4 +1,5 @@
 -- Per-bank statistics, one row per bank the dbt role may read (row-level security applies).
+-- depends_on: {{ ref('memories') }}  (the example's bank is filled first)
 select
     bank_id,
     name,

@@ -1,7 +1,8 @@
 -- Recall@k per bank over a table of questions with the document that answers each.
--- Batch recall in one statement: hindsight.recall in a LATERAL join. This example recalls
--- with the keyword arms only (no query embedding); store an embedding column next to the
--- questions (computed once by the driver) and pass it as the third argument to use every arm.
+-- Batch recall in one statement: hindsight.recall in a LATERAL join. The query embedding is NULL,
+-- so the bank's embedding provider embeds each question in the database; a column of embeddings
+-- stored next to the questions (computed once by the driver) can be passed instead.
+-- depends_on: {{ ref('memories') }}  (the example's bank is filled first)
 with settings as (
     select k from {{ ref('eval_settings') }}
 ),
