@@ -20,6 +20,7 @@ from uuid import UUID
 
 import psycopg
 from pgvector.psycopg import register_vector
+from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
@@ -33,6 +34,7 @@ from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
+from hindsight_pl.text import clean_text, is_meaningful
 
 from ._database import PsycopgDatabase
 from ._errors import (
@@ -58,6 +60,9 @@ from ._types import (
 )
 
 DSN_ENV = "HINDSIGHT_PG_DSN"
+# How many entities a listing gives unless told otherwise, in every interface: the driver's list_entities, the
+# CLI's entities, MCP's list_entities and the inspector's graph (docs/reference.md, Defaults every interface shares).
+DEFAULT_ENTITY_LIMIT = 20
 _PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
 T = TypeVar("T")
 
@@ -646,8 +651,8 @@ class Client:
             )
         return cur.rowcount > 0
 
-    def list_entities(self, bank_id: str, *, limit: int = 100) -> list[Entity]:
-        """The bank's entities, most mentioned first (then by name), at most ``limit``.
+    def list_entities(self, bank_id: str, *, limit: int = DEFAULT_ENTITY_LIMIT) -> list[Entity]:
+        """The bank's entities, most mentioned first (then by name), at most ``limit`` (default 20).
 
         Raises :class:`BankNotFoundError` for an unknown bank.
         """
@@ -695,6 +700,9 @@ class Client:
         drops a fact that an observation among the results cites. With ``trace``,
         ``response.trace`` holds every stage's figures.
 
+        A query without a letter or digit (``""``, blanks, punctuation) has nothing to search for: no results,
+        as ``hindsight.recall`` gives, after the same checks (docs/reference.md, An empty query).
+
         Raises :class:`BankNotFoundError` (naming the bank) and
         :class:`InvalidInputError` for a bad argument or query.
         """
@@ -708,6 +716,18 @@ class Client:
             "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
         }  # fmt: skip
+        if isinstance(query, str) and not is_meaningful(clean_text(query)):
+            # the SQL function's own answer: every argument checked, HS404 for an unknown bank, no rows
+            named = sql.SQL(", ").join(
+                sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder(name)) for name in arguments
+            )
+            with _errors():
+                row = self.conn.execute(
+                    sql.SQL("SELECT hindsight.recall_json(%(bank_id)s, %(query)s, {})").format(named),
+                    {**arguments, "bank_id": bank_id, "query": clean_text(query)},
+                ).fetchone()
+            document = row[0] if row else {"results": [], "trace": None}
+            return RecallResponse([_result(_from_json(r)) for r in document["results"]], document["trace"])
         with _errors():
             found = recalling.recall(
                 PsycopgDatabase(self.conn), bank_id, query, embedder=None, reranker=self.reranker,

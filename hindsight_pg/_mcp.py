@@ -10,18 +10,19 @@ content over 1,000,000, ...) are refused by the driver with a message that names
 from __future__ import annotations
 
 import contextlib
+import json
 import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
 
-from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import Field
+from pydantic import Field, ValidationError
 
 from hindsight_pl import __version__, limits
 
-from ._client import Client
+from ._client import DEFAULT_ENTITY_LIMIT, Client
 from ._errors import BankNotFoundError, HindsightError
 from ._types import describe_when
 from ._unit_dates import bank_time_zone, unit_dates
@@ -32,6 +33,64 @@ INSTRUCTIONS = (
     "answer it, best first, within a token budget. For a bank configured with a language model, `reflect` "
     "has that model answer a question from memory and cite what it used."
 )
+
+
+class _Server(MCPServer):
+    """The SDK's server, with arguments that fail their schema refused in one line that names each argument
+    and the type it takes (:func:`argument_errors`), not pydantic's report with its links."""
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None) -> Any:
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            cause, tool = exc.__cause__, self._tool_manager.get_tool(name)
+            if not isinstance(cause, ValidationError) or tool is None:
+                raise
+            raise ToolError(f"{name}: {argument_errors(cause, tool.parameters)}") from cause
+
+
+def argument_errors(error: ValidationError, schema: dict[str, Any]) -> str:
+    """One line for a tool's arguments that failed its JSON ``schema``: each argument at fault once, with what it
+    takes, e.g. ``argument limit takes an integer >= 1, not "ten"; argument query is required (a string)``."""
+    parts: dict[str, str] = {}
+    for problem in error.errors():
+        argument = str(problem["loc"][0]) if problem["loc"] else "arguments"
+        if argument in parts:
+            continue
+        takes = describe_type(schema.get("properties", {}).get(argument, {}), schema.get("$defs", {}))
+        if problem["type"] == "missing":
+            parts[argument] = f"argument {argument} is required ({takes})"
+        elif len(problem["loc"]) > 1:  # an item of a list
+            where = ".".join(str(part) for part in problem["loc"][1:])
+            parts[argument] = f"argument {argument} takes {takes} (item {where} is {_shown(problem['input'])})"
+        else:
+            parts[argument] = f"argument {argument} takes {takes}, not {_shown(problem['input'])}"
+    return "; ".join(parts.values())
+
+
+def _shown(value: Any) -> str:
+    """A rejected value as JSON, cut to 40 characters."""
+    text = json.dumps(value, default=str)
+    return text if len(text) <= 40 else text[:39] + "…"
+
+
+def describe_type(schema: dict[str, Any], defs: dict[str, Any]) -> str:
+    """A JSON schema's type in words: "a string", "an integer >= 1", "a list of strings", "a string or null"."""
+    if "$ref" in schema:
+        schema = defs.get(schema["$ref"].rsplit("/", 1)[-1], {})
+    if "anyOf" in schema:
+        kinds = [describe_type(s, defs) for s in schema["anyOf"] if s.get("type") != "null"]
+        nullable = any(s.get("type") == "null" for s in schema["anyOf"])
+        return " or ".join(kinds + (["null"] if nullable else []))
+    kind = schema.get("type")
+    if kind == "array":
+        item = describe_type(schema.get("items", {}), defs)
+        return f"a list of {item.removeprefix('a ').removeprefix('an ')}s" if item != "a value" else "a list"
+    words = {"string": "a string", "integer": "an integer", "number": "a number", "boolean": "true or false",
+             "object": "an object"}.get(kind or "", "a value")  # fmt: skip
+    bounds = [f">= {schema['minimum']}"] if "minimum" in schema else []
+    bounds += [f"<= {schema['maximum']}"] if "maximum" in schema else []
+    return " ".join([words, *bounds])
 
 
 def build_server(connect: Callable[[], Client]) -> MCPServer:
@@ -55,7 +114,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
             except HindsightError as exc:
                 raise ToolError(str(exc)) from exc
 
-    server: MCPServer = MCPServer(name="hindsight-pg", instructions=INSTRUCTIONS, version=__version__)
+    server: MCPServer = _Server(name="hindsight-pg", instructions=INSTRUCTIONS, version=__version__)
 
     @server.tool()
     def retain(
@@ -179,7 +238,9 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     @server.tool()
     def list_entities(
         bank_id: Annotated[str, Field(description="Bank whose entities to list.")],
-        limit: Annotated[int, Field(description="At most this many, most mentioned first.", ge=1)] = 50,
+        limit: Annotated[
+            int, Field(description="At most this many, most mentioned first.", ge=1)
+        ] = DEFAULT_ENTITY_LIMIT,
     ) -> list[dict[str, Any]]:
         """People, places and projects a bank's memories mention, most mentioned first."""
         with serialised():

@@ -11,6 +11,9 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from hindsight_pl.text import clean_text, is_meaningful
+
+from .._client import DEFAULT_ENTITY_LIMIT
 from .._errors import InvalidInputError
 from .._inputs import read_items
 from .._unit_dates import bank_time_zone
@@ -120,6 +123,8 @@ def recall(
             result["when"] = r.describe_when(zone)  # the dates as every interface shows them
         render.out.print_json(json.dumps(shown, default=render.json_default))
     else:
+        if not response.results and not is_meaningful(clean_text(query)):  # no results, as SQL gives: say why
+            render.err.print("note: the query has no letter or digit, so there is nothing to search for")
         render.print_results(response, time_zone=zone)
         if response.trace:
             render.print_trace(response.trace)
@@ -128,7 +133,7 @@ def recall(
 @app.command(short_help="List a bank's entities, most mentioned first.")
 def entities(
     bank: Annotated[str, typer.Argument(help="Bank id.")],
-    limit: Annotated[int, typer.Option(min=1, help="Print at most this many entities.")] = 20,
+    limit: Annotated[int, typer.Option(min=1, help="Print at most this many entities.")] = DEFAULT_ENTITY_LIMIT,
     dsn: Dsn = None,
 ) -> None:
     """List a bank's entities, most mentioned first, with the entities they occur with most."""

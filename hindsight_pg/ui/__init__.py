@@ -30,7 +30,7 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .._client import Client, connect
+from .._client import DEFAULT_ENTITY_LIMIT, Client, connect
 from .._errors import (
     BankNotFoundError,
     ConnectionLostError,
@@ -163,7 +163,8 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
             c.get_bank(bank_id)
             top = c.conn.execute(
                 "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
-                " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT 40", (bank_id,),
+                " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT %s",
+                (bank_id, DEFAULT_ENTITY_LIMIT),
             ).fetchall()  # fmt: skip
             ids = [row[0] for row in top]
             # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of

@@ -16,6 +16,22 @@ pytestmark = pytest.mark.slow
 CLI = str(Path(sys.executable).parent / "hindsight-pg")
 
 
+WRONG_TYPES = [
+    ("recall", {"bank_id": "agent", "query": "Falcon", "limit": "ten"}),
+    ("recall", {"bank_id": 5, "query": "Falcon", "max_tokens": 1.5}),
+    ("recall", {"bank_id": "agent"}),
+    ("retain", {"bank_id": "agent", "content": "x", "tags": "urgent"}),
+    ("retain", {"bank_id": "agent", "content": "x", "tags": ["ok", 2]}),
+]
+WRONG_TYPE_ERRORS = [
+    'recall: argument limit takes an integer >= 1, not "ten"',
+    "recall: argument bank_id takes a string, not 5; argument max_tokens takes an integer >= 0, not 1.5",
+    "recall: argument query is required (a string)",
+    'retain: argument tags takes a list of strings or null, not "urgent"',
+    "retain: argument tags takes a list of strings or null (item 1 is 2)",
+]
+
+
 def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     params = StdioServerParameters(command=CLI, args=["mcp", "--dsn", db.info.dsn])
     url = f"http://127.0.0.1:{script_server.server_port}/v1"
@@ -38,8 +54,9 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
             missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
             too_long = await mcp.call_tool("recall", {"bank_id": "agent", "query": "x" * 2001})
             reflected = await mcp.call_tool("reflect", {"bank_id": "agent", "query": "Who leads Falcon?"})
+            wrong = [await mcp.call_tool(tool, arguments) for tool, arguments in WRONG_TYPES]
             return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing,
-                    "reflected": reflected, "too_long": too_long}  # fmt: skip
+                    "reflected": reflected, "too_long": too_long, "wrong": wrong}  # fmt: skip
 
     out = anyio.run(session)
     assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities"}
@@ -56,6 +73,8 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     assert "call the create_bank tool" in out["missing"].content[0].text
     assert out["too_long"].is_error  # the limit every interface shares, named
     assert "query has 2,001 characters, more than the 2,000 allowed (query_chars)" in out["too_long"].content[0].text
+    # arguments of the wrong type: one line naming the argument and what it takes, not pydantic's report
+    assert [(w.is_error, w.content[0].text) for w in out["wrong"]] == [(True, text) for text in WRONG_TYPE_ERRORS]
     reflected = out["reflected"].structured_content
     assert reflected["answer"] == "Priya leads Falcon."
     assert [(m["text"], m["when"], m["said"]) for m in reflected["based_on"]] == [
