@@ -43,10 +43,10 @@ class _Server(MCPServer):
         try:
             return await super().call_tool(name, arguments, context)
         except ToolError as exc:
-            cause, tool = exc.__cause__, self._tool_manager.get_tool(name)
-            if not isinstance(cause, ValidationError) or tool is None:
+            if not isinstance(exc.__cause__, ValidationError):
                 raise
-            raise ToolError(f"{name}: {argument_errors(cause, tool.parameters)}") from cause
+            schema = next((tool.input_schema for tool in await self.list_tools() if tool.name == name), {})
+            raise ToolError(f"{name}: {argument_errors(exc.__cause__, schema)}") from exc.__cause__
 
 
 def argument_errors(error: ValidationError, schema: dict[str, Any]) -> str:
