@@ -8,7 +8,7 @@ import psycopg
 import pytest
 from _helpers import NO_LINKS, bank, put, recall, vec
 
-from hindsight_pg import BankNotFoundError, InvalidInputError
+from hindsight_pg import BankNotFoundError
 
 
 def fill(db, bank_id: str, n: int, fact_type: str = "world", seed: float = 0.5) -> None:
