@@ -4,7 +4,7 @@
 #                      packages, pgvector, the extension, the in-database Python,
 #                      the driver's virtual environment. A second run changes nothing.
 #   make demo          install if needed, then retain a sample conversation and recall.
-#   make test          unit and database tests (installs the extension files first), about 2 minutes;
+#   make test          unit and database tests (installs the extension files first, and Debian's nodejs and npm if missing), about 2 minutes;
 #                      the ten slowest are listed at the end.
 #   make test-slow     the end-to-end tests make test leaves out (marked slow: dbt, LoCoMo, MCP and the
 #                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades, the inspector
@@ -126,7 +126,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: ui-assets browser-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval train-reranker bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: ui-assets browser-packages node-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval train-reranker bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -260,8 +260,15 @@ demo:
 	@$(MAKE) -s install-extension
 	@$(VENV)/bin/hindsight-pg demo
 
-test: $(VENV)/.installed install-extension
+test: $(VENV)/.installed install-extension node-packages
 	$(VENV)/bin/pytest -m "not slow"
+
+# The Node example's test (tests/db/test_node_example.py) runs node and npm: Debian's (Node 18, npm 9) when one is missing.
+NODE_PACKAGES := nodejs npm
+node-packages:
+	@if command -v node >/dev/null && command -v npm >/dev/null; then :; \
+	else echo "[install] Debian packages for the Node example's test:" $(NODE_PACKAGES); \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $(NODE_PACKAGES); fi
 
 # The inspector's browser test (tests/db/test_ui_browser.py) drives Debian's chromium through its driver.
 BROWSER_PACKAGES := chromium chromium-driver
