@@ -4,8 +4,8 @@
 #                      packages, pgvector, the extension, the in-database Python,
 #                      the driver's virtual environment. A second run changes nothing.
 #   make demo          install if needed, then retain a sample conversation and recall.
-#   make test          unit and database tests (installs the extension files first, and Debian's nodejs and npm if missing), about 2 minutes;
-#                      the ten slowest are listed at the end.
+#   make test          unit and database tests (installs the extension files first, and Debian's nodejs
+#                      and npm if missing), about 2 minutes; the ten slowest are listed at the end.
 #   make test-slow     the end-to-end tests make test leaves out (marked slow: dbt, LoCoMo, MCP and the
 #                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades, the inspector
 #                      in chromium, which it installs from Debian), about 5 minutes.
