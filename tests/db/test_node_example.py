@@ -6,6 +6,7 @@ says so rather than being skipped."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -38,8 +39,6 @@ def installed_example(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def test_the_lock_pins_what_package_json_names():
     """package.json pins pg exactly, and the lock holds that version."""
-    import json
-
     package = json.loads((EXAMPLE / "package.json").read_text())
     lock = json.loads((EXAMPLE / "package-lock.json").read_text())
     assert package["dependencies"] == {"pg": "8.23.1"}
