@@ -220,8 +220,7 @@ def main() -> None:
         print(result["header"])
         print(f"load average before: {' '.join(f'{x:.2f}' for x in result['load_before'])}")
         asked_at = make_bank(dsn, args.turns)
-        biggest = max(sizes)
-        result["warm_local"] = warm_pool(dsn, biggest, args.runs, asked_at)
+        result["warm_local"] = [warm_pool(dsn, n, args.runs, asked_at) for n in sizes]
         result["cold_local"] = [cold(dsn, n, asked_at) for n in sizes]
         model_server, url = start_model_server()
         result["model_server_rss_mb"] = memory_mb(model_server.pid)[0]
@@ -233,7 +232,7 @@ def main() -> None:
             )
         try:
             result["cold_http"] = [cold(dsn, n, asked_at) for n in sizes]
-            result["warm_http"] = warm_pool(dsn, biggest, args.runs, asked_at)
+            result["warm_http"] = [warm_pool(dsn, n, args.runs, asked_at) for n in sizes]
             result["model_server_rss_mb_after"] = memory_mb(model_server.pid)[0]
         finally:
             with psycopg.connect(dsn, autocommit=True) as conn:
@@ -254,20 +253,20 @@ def main() -> None:
 
 
 def _print(r: dict[str, Any]) -> None:
-    base = r["warm_local"]["median_ms"]
+    """The figures, each ratio against the warm local pool of the same size (the same concurrency)."""
+    base = {w["n"]: w["median_ms"] for w in r["warm_local"]}
     for name in ("warm_local", "warm_http"):
-        w = r[name]
-        print(f"{name:<11} pool of {w['n']:>2}: filled (warm) in {w['fill_s']:6.2f} s; recall median "
-              f"{w['median_ms']:7.1f} ms, p95 {w['p95_ms']:7.1f} ms ({w['recalls']} recalls; "
-              f"x{w['median_ms'] / base:.2f} the warm local)")  # fmt: skip
+        for w in r[name]:
+            print(f"{name:<11} pool of {w['n']:>2}: filled (warm) in {w['fill_s']:6.2f} s; recall median "
+                  f"{w['median_ms']:7.1f} ms, p95 {w['p95_ms']:7.1f} ms ({w['recalls']} recalls, {w['n']} at once;"
+                  f" x{w['median_ms'] / base[w['n']]:.2f} the warm local pool's)")  # fmt: skip
     for name in ("cold_local", "cold_http"):
         for c in r[name]:
-            print(f"{name:<11} {c['n']:>2} new connections: first recall median {c['median_s'] * 1000:7.0f} ms, "
-                  f"max {c['max_s'] * 1000:7.0f} ms (x{c['median_s'] * 1000 / base:.0f} the warm pool's); backend RSS "
-                  f"{c['rss_mb']:5.0f} MB, private {c['private_mb']:5.0f} MB")  # fmt: skip
-    print(
-        f"model server RSS: {r['model_server_rss_mb']:.0f} MB at start, {r['model_server_rss_mb_after']:.0f} MB after"
-    )
+            print(f"{name:<11} {c['n']:>2} new connections at once: first recall median {c['median_s'] * 1000:6.0f} ms,"
+                  f" max {c['max_s'] * 1000:6.0f} ms (x{c['median_s'] * 1000 / base[c['n']]:.1f} the warm local"
+                  f" pool's); backend RSS {c['rss_mb']:4.0f} MB, private {c['private_mb']:4.0f} MB")  # fmt: skip
+    print(f"model server RSS: {r['model_server_rss_mb']:.0f} MB at start, "
+          f"{r['model_server_rss_mb_after']:.0f} MB after")  # fmt: skip
     print(f"load average after: {' '.join(f'{x:.2f}' for x in r['load_after'])}")
 
 
