@@ -63,6 +63,9 @@ DSN_ENV = "HINDSIGHT_PG_DSN"
 # How many entities a listing gives unless told otherwise, in every interface: the driver's list_entities, the
 # CLI's entities, MCP's list_entities and the inspector's graph (docs/reference.md, Defaults every interface shares).
 DEFAULT_ENTITY_LIMIT = 20
+# How many results a recall gives unless told otherwise: hindsight.recall's and recall_json's max_results default,
+# which the CLI's recall --limit and MCP's recall limit take (tests/db/test_recall.py checks that the two agree).
+DEFAULT_MAX_RESULTS = 10
 _PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
 T = TypeVar("T")
 

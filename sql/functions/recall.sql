@@ -1,5 +1,20 @@
 -- Recall: the whole TEMPR pipeline in one call, as rows or as one JSON document.
 
+CREATE OR REPLACE FUNCTION hindsight._max_results(max_results int)
+RETURNS int
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+    IF max_results < 0 THEN
+        RAISE EXCEPTION 'max_results must be an integer >= 0 or NULL (every packed result), got %', max_results
+            USING ERRCODE = '22023';
+    END IF;
+    RETURN max_results;
+END
+$$;
+COMMENT ON FUNCTION hindsight._max_results(int) IS
+    'recall''s max_results checked before any work: itself (NULL: no limit), or 22023 when below 0.';
+
 CREATE OR REPLACE FUNCTION hindsight.recall(
     bank_id text,
     query text,
@@ -16,7 +31,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall(
     cap_per_source int DEFAULT NULL,
     arms text[] DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
-    prefer_observations bool DEFAULT false
+    prefer_observations bool DEFAULT false,
+    max_results int DEFAULT 10
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
@@ -32,8 +48,10 @@ AS $$
     -- with the rerank stage: the bank's cross-encoder, when it has one, reads the passthrough's best
     FROM c, LATERAL hindsight._recall_finish(bank_id, c.candidates, NULL, budget, max_tokens, query_timestamp,
                                              passthrough, trace, prefer_observations, query, read => true) AS f
+    ORDER BY f.rank
+    LIMIT hindsight._max_results(max_results)  -- NULL: every packed result
 $$;
-COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool) IS
+COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):
 hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
 it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
@@ -46,11 +64,12 @@ interleave. Score: passthrough (calibrated: 0.5 fused / best + 0.25 min-max cosi
 recency, temporal-proximity and proof boosts; with a cross-encoder, which reads the best reranker_candidates[budget]
 by that score (5 / 10 / 30, hindsight.texts_to_rerank), its rank and that order are fused by weighted RRF (reranker_weight 0.7; hindsight.recall_finish).
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
-max_tokens = 0 returns none. Filters: types (world|experience|observation), tags with tags_match
+max_tokens = 0 returns none; of the packed results, the best max_results are returned (default 10, as the CLI
+and MCP print; NULL: all; a name, not "limit", which SQL reserves and named notation would have to quote). Filters: types (world|experience|observation), tags with tags_match
 any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true stores a JSON trace in the setting hindsight.last_trace.
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
 temporal_proximity, proof, and each arm's rank and score (NULL when the arm did not return the unit).
-Errors: HS404 unknown bank; 22023 bad budget, max_tokens, tags_match, types, arms, fusion, window or
+Errors: HS404 unknown bank; 22023 bad budget, max_tokens, max_results, tags_match, types, arms, fusion, window or
 embedding; 22004 NULL query; 54000 a query over 2,000 characters or more than 100 tags (hindsight.limits(): refused
 before any model reads the query); HS502 a model provider failed. Long work checks for a cancel between model
 calls, so statement_timeout and pg_cancel_backend take effect within about a second.$$;
@@ -73,7 +92,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     passthrough text DEFAULT 'calibrated',
     include_chunks bool DEFAULT false,
     max_chunk_tokens int DEFAULT 8192,
-    prefer_observations bool DEFAULT false
+    prefer_observations bool DEFAULT false,
+    max_results int DEFAULT 10
 )
 RETURNS jsonb
 LANGUAGE sql
@@ -82,7 +102,7 @@ AS $$
     WITH r AS MATERIALIZED (
         SELECT * FROM hindsight.recall(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
                                        query_timestamp, trace, temporal_window, fusion, cap_per_source, arms,
-                                       passthrough, prefer_observations)
+                                       passthrough, prefer_observations, max_results)
     )
     SELECT jsonb_build_object(
         'results', coalesce((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.rank) FROM r), '[]'::jsonb),
@@ -91,12 +111,13 @@ AS $$
                            max_chunk_tokens) END,
         'trace', CASE WHEN trace THEN current_setting('hindsight.last_trace', true)::jsonb END)
 $$;
-COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool) IS
+COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, int) IS
     'hindsight.recall as one jsonb document {"results": [rows in rank order], "chunks": [...] or null, '
     '"trace": {...} or null}. include_chunks adds the source chunks of the results (hindsight.recall_chunks, '
     'packed into max_chunk_tokens). The trace (trace => true) holds the window, every arm''s hits and '
     'milliseconds, the fused candidates with source ranks, the pre-filter, every score component per '
-    'result, packing and milliseconds per phase. Same arguments and errors as recall.';
+    'result, packing and milliseconds per phase. Same arguments and errors as recall (max_results: the best 10 '
+    'results by default, NULL for all).';
 
 CREATE OR REPLACE FUNCTION hindsight.recall_chunks(
     bank_id text,

@@ -129,6 +129,9 @@ COMMENT ON TYPE hindsight.recall_result IS
     'return the unit). Rows of hindsight.recall and hindsight.recall_finish.';
 DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text,
                                int, text[], text, bool);
+-- recall and recall_json take max_results (the best 10 packed results by default): a new signature each
+DROP FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange,
+                                    text, int, text[], text, bool, int, bool);
 DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool,
                                       bool);
 

@@ -138,6 +138,6 @@ def test_exact_ties_go_by_text_not_by_unit_id(db):
     words = ["zulu", "mike", "alpha", "tango", "bravo", "lima", "golf", "echo", "kilo", "delta", "romeo", "hotel"]
     texts = [f"kiwi note {w}" for w in words]  # three lexemes each, one of them "kiwi" once
     put(db, "ties", [(t, vec(**{f"d{i}": 1})) for i, t in enumerate(texts)])
-    rows = recall(db, "ties", "kiwi", None, arms=["bm25"], max_tokens=100000)
+    rows = recall(db, "ties", "kiwi", None, arms=["bm25"], max_tokens=100000, max_results=None)
     assert len({r["bm25_score"] for r in rows}) == 1
     assert [r["text"] for r in rows] == sorted(texts)

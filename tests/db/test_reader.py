@@ -97,7 +97,8 @@ def weekend(client):
 
 def _texts(db, bank):
     rows = db.execute(
-        "SELECT text FROM hindsight.recall(%s, %s, query_timestamp => '2025-12-19', max_tokens => 100000)"
+        "SELECT text FROM hindsight.recall(%s, %s, query_timestamp => '2025-12-19', max_tokens => 100000,"
+        " max_results => NULL)"
         " ORDER BY rank",
         (bank, UNWIND),
     ).fetchall()

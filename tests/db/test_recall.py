@@ -146,7 +146,7 @@ def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, 
     path = db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0]
     assert path == ("exact" if share == "small" else "hnsw")
     query = vec(d0=1, d7=0.5, d100=0.3)
-    rows = recall(db, "mine", "zzzz", query, budget="low", max_tokens=100000)
+    rows = recall(db, "mine", "zzzz", query, budget="low", max_tokens=100000, max_results=None)
     assert sum(r["semantic_rank"] is not None for r in rows) == 100  # recall budget low = 100
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('mine', 'zzzz', %s::vector, budget => 'low', trace => true)", (str(query),)
@@ -192,7 +192,7 @@ def test_a_large_bank_is_searched_through_the_shared_hnsw_index(db):
     db.execute("ANALYZE hindsight.memory_units")
     assert "Index Scan using memory_units_embedding_idx on memory_units" in explain_semantic_arm(db, "big")
     # a type filter still fills the limit (the iterative scan goes on, or the exact path answers)
-    rows = recall(db, "big", "zzzz", vec(d0=1), budget="low", types=["experience"], max_tokens=100000)
+    rows = recall(db, "big", "zzzz", vec(d0=1), budget="low", types=["experience"], max_tokens=100000, max_results=None)
     assert len(rows) == 100 and {r["fact_type"] for r in rows} == {"experience"}
     # the small bank is scanned exactly
     bank(db, "small")
@@ -234,6 +234,35 @@ def test_max_tokens_zero_returns_nothing(db):
     bank(db, "b")
     put(db, "b", [("Something.", vec(d0=1))])
     assert recall(db, "b", "something", vec(d0=1), max_tokens=0) == []
+
+
+def test_max_results_keeps_the_best_ten_by_default(db):
+    bank(db, "b", **NO_LINKS)
+    put(db, "b", [(f"Note {i}.", vec(d0=1, d1=i / 10)) for i in range(14)])
+    every = recall(db, "b", "zzzz", vec(d0=1), max_results=None)
+    assert len(every) == 14 and [r["rank"] for r in every] == list(range(1, 15))
+    ten = recall(db, "b", "zzzz", vec(d0=1))
+    assert [r["id"] for r in ten] == [r["id"] for r in every[:10]]
+    assert [r["id"] for r in recall(db, "b", "zzzz", vec(d0=1), max_results=3)] == [r["id"] for r in every[:3]]
+    assert recall(db, "b", "zzzz", vec(d0=1), max_results=0) == []
+    (doc,) = db.execute(
+        "SELECT hindsight.recall_json('b', 'zzzz', %s::vector, max_results => 4)", (str(vec(d0=1)),)
+    ).fetchone()
+    assert [r["id"] for r in doc["results"]] == [str(r["id"]) for r in every[:4]]
+    (doc,) = db.execute("SELECT hindsight.recall_json('b', 'zzzz', %s::vector)", (str(vec(d0=1)),)).fetchone()
+    assert len(doc["results"]) == 10
+
+
+def test_the_interfaces_take_sql_recalls_default_number_of_results(db):
+    from hindsight_pg._client import DEFAULT_MAX_RESULTS
+
+    defaults = db.execute(
+        "SELECT p.proname, pg_get_function_arguments(p.oid) FROM pg_proc p"
+        " WHERE p.pronamespace = 'hindsight'::regnamespace AND p.proname IN ('recall', 'recall_json')"
+    ).fetchall()
+    assert len(defaults) == 2
+    for name, arguments in defaults:
+        assert f"max_results integer DEFAULT {DEFAULT_MAX_RESULTS}" in arguments, (name, arguments)
 
 
 def test_packing_considers_only_twice_the_recall_budget(db):
@@ -283,6 +312,7 @@ def test_types_filter(db):
     [
         ({"budget": "huge"}, "22023", 'unknown budget "huge"'),
         ({"max_tokens": -1}, "22023", "max_tokens must be an integer >= 0, got -1"),
+        ({"max_results": -1}, "22023", "max_results must be an integer >= 0 or NULL (every packed result), got -1"),
         ({"tags_match": "some"}, "22023", 'unknown tags_match "some"'),
         ({"types": ["opinion"]}, "22023", 'unknown fact type "opinion"'),
     ],
