@@ -17,10 +17,15 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import json
 import os
 import pwd
 import shutil
+import signal
 import subprocess
+import sys
+import time
+import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,6 +48,8 @@ def shared_buffers_mb() -> int:
 PORT = 5432  # only names the socket file; nothing listens on TCP
 DATABASE = "hindsight"
 SUPERUSER = "postgres"
+MODELS_PORT = 8081  # the model server of `hindsight-pg server start --models`, on 127.0.0.1
+MODELS = ("multilingual-e5-small", "hindsight-reader")  # its embedding model and cross-encoder
 
 
 def pg_bindir() -> Path:
@@ -131,17 +138,106 @@ class EmbeddedServer:
                     what="start the server",
                 )
             self._create_database()
+            if (self.home / "models.pid").exists() and self._models_pid() is None:
+                self._set_providers(None)  # the model server of start_models is gone (a reboot): models in-session
+                self._stop_models()
         return self.dsn
 
+    def start_models(self, port: int = MODELS_PORT, timeout: float = 300) -> str:
+        """Start the model server beside the running cluster and point the database at it; return its URL.
+
+        Runs ``hindsight-pg serve-models`` (multilingual-e5-small and the packaged reader, on 127.0.0.1:``port``)
+        in the background, its pid in ``models.pid`` and its log in ``models.log``, waits until it answers
+        ``/health``, then sets the database-wide ``embedding_provider`` and ``reranker_provider`` to it, so every
+        session holds an HTTP client instead of its own copy of the models (docs/providers.md#many-short-sessions).
+        A model server already started here is reused. :meth:`stop` stops it and sets the providers back; so
+        does :meth:`ensure_running` when it finds the model server gone. Call :meth:`ensure_running` first.
+        Raises :class:`ServerError` when the model server exits or does not answer within ``timeout`` seconds.
+        """
+        url = f"http://127.0.0.1:{port}"
+        with self._lock():
+            running = self._models_pid() is not None
+            if not running or not _healthy(url):
+                if running:
+                    self._stop_models()
+                self._spawn_models(port, url, timeout)
+            self._set_providers(url)
+        return url
+
+    def models_url(self) -> str | None:
+        """The URL of the model server :meth:`start_models` started, while it runs; else None."""
+        pid = self._models_pid()
+        if pid is None:
+            return None
+        return (self.home / "models.url").read_text().strip() or None
+
     def stop(self) -> bool:
-        """Stop the server (fast shutdown). Returns False when it was not running."""
+        """Stop the server (fast shutdown), and the model server of :meth:`start_models` with the database's
+        providers set back to the sessions' own models. Returns False when the cluster was not running."""
         with self._lock():
             if self._running_pid() is None:
+                self._stop_models()
                 return False
+            if (self.home / "models.pid").exists():
+                self._set_providers(None)
+                self._stop_models()
             self._run("pg_ctl", "stop", "--wait", "-m", "fast", "-D", str(self.data), what="stop the server")
             return True
 
     # -- internals -----------------------------------------------------------------
+
+    def _models_pid(self) -> int | None:
+        """The pid in ``models.pid`` while that process lives; else None."""
+        try:
+            pid = int((self.home / "models.pid").read_text().strip())
+        except (OSError, ValueError):
+            return None
+        return pid if _alive(pid) else None
+
+    def _spawn_models(self, port: int, url: str, timeout: float) -> None:
+        embedding, reranker = MODELS
+        argv = [sys.executable, "-c", "from hindsight_pg.cli import main; main()", "serve-models",
+                "--host", "127.0.0.1", "--port", str(port),
+                "--embedding-model", embedding, "--reranker-model", reranker]  # fmt: skip
+        log = self.home / "models.log"
+        with log.open("ab") as out:
+            # its own session: it outlives this process, as the cluster does
+            proc = subprocess.Popen(argv, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                                    start_new_session=True)  # fmt: skip
+        (self.home / "models.pid").write_text(f"{proc.pid}\n")
+        (self.home / "models.url").write_text(f"{url}\n")
+        deadline = time.monotonic() + timeout
+        while not _healthy(url):
+            if proc.poll() is not None or time.monotonic() > deadline:
+                self._stop_models()
+                tail = "\n".join(log.read_text(errors="replace").splitlines()[-10:])
+                state = f"exited with {proc.returncode}" if proc.returncode is not None else f"timed out ({timeout} s)"
+                raise ServerError(
+                    f"the model server on {url} {state}; its log ({log}):\n{tail}",
+                    hint=f"Is port {port} taken? `hindsight-pg server start --models --models-port N`.",
+                )
+            time.sleep(0.2)
+
+    def _stop_models(self) -> None:
+        pid = self._models_pid()
+        if pid is not None:
+            os.kill(pid, signal.SIGTERM)
+            for _ in range(100):  # up to 10 s, then for good
+                if not _alive(pid):
+                    break
+                time.sleep(0.1)
+            else:
+                os.kill(pid, signal.SIGKILL)
+        for name in ("models.pid", "models.url"):
+            (self.home / name).unlink(missing_ok=True)
+
+    def _set_providers(self, url: str | None) -> None:
+        """Point the database-wide providers at the model server ``url``, or back to the sessions' own (None)."""
+        embedding = {"kind": "http", "url": url, "model": MODELS[0]} if url else None
+        reranker = {"kind": "http", "url": url} if url else None
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            for name, value in (("embedding_provider", embedding), ("reranker_provider", reranker)):
+                conn.execute("SELECT hindsight.set_setting(%s, %s)", (name, json.dumps(value) if value else None))
 
     @contextlib.contextmanager
     def _lock(self) -> Iterator[None]:
@@ -233,3 +329,25 @@ class EmbeddedServer:
         except OSError:
             return ""
         return "\nserver log (" + str(self.log) + "):\n" + "\n".join(tail) if tail else ""
+
+
+def _healthy(url: str) -> bool:
+    """Whether a model server answers ``GET url/health`` with 200 within a second."""
+    try:
+        with urllib.request.urlopen(f"{url}/health", timeout=1) as response:
+            return bool(response.status == 200)
+    except OSError:
+        return False
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists and has not exited (a zombie, exited but not yet reaped, has)."""
+    try:
+        os.kill(pid, 0)
+    except OSError:
+        return False
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return True  # no /proc: trust the signal
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"

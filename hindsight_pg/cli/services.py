@@ -14,9 +14,24 @@ from ._app import Dsn, app, server_app
 
 
 @server_app.command("start", short_help="Start the embedded server and print its DSN.")
-def server_start() -> None:
-    """Start the embedded server (initialising it on first use) and print its DSN."""
-    dsn = EmbeddedServer().ensure_running()
+def server_start(
+    models: Annotated[
+        bool,
+        typer.Option(
+            "--models",
+            help="Also start the model server (serve-models: multilingual-e5-small and the reader) and point the"
+            " database at it: one copy of the models instead of one a session (docs/providers.md#many-short-sessions).",
+        ),
+    ] = False,
+    models_port: Annotated[int, typer.Option(help="The model server's port on 127.0.0.1, with --models.")] = 8081,
+) -> None:
+    """Start the embedded server (initialising it on first use) and print its DSN; with --models, the model
+    server too (its URL on stderr). `server stop` stops both."""
+    server = EmbeddedServer()
+    dsn = server.ensure_running()
+    if models:
+        url = server.start_models(port=models_port)
+        render.err.print(f"model server on {url} (log: {server.home / 'models.log'})")
     render.out.print(dsn)
 
 
@@ -34,7 +49,8 @@ def server_status() -> None:
     state = f"running (pid {status.pid})" if status.running else "stopped"
     if not status.initialized:
         state = "not initialised (starts on first use)"
-    render.out.print(f"home:   {status.home}\nstate:  {state}\ndsn:    {status.dsn}")
+    models = EmbeddedServer().models_url() or "none (each session loads its own)"
+    render.out.print(f"home:   {status.home}\nstate:  {state}\ndsn:    {status.dsn}\nmodels: {models}")
 
 
 @app.command(short_help="Serve memory to agents over MCP (stdio or HTTP).")

