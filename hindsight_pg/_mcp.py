@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 
 from hindsight_pl import __version__, limits
 
-from ._client import DEFAULT_ENTITY_LIMIT, Client
+from ._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, Client
 from ._errors import BankNotFoundError, HindsightError
 from ._types import describe_when
 from ._unit_dates import bank_time_zone, unit_dates
@@ -174,7 +174,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
             str, Field(description="Search effort: low, mid or high (100 / 300 / 1000 candidates per arm).")
         ] = "mid",
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
-        limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = 10,
+        limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
     ) -> list[dict[str, Any]]:
         """Find the memories of a bank that answer a query, best first. Each has its text, its dates ("when":
         "said 2025-02-26, about 2025-04-01" for a memory said one day about another, one date when they are

@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from hindsight_pl.text import clean_text, is_meaningful
 
-from .._client import DEFAULT_ENTITY_LIMIT
+from .._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS
 from .._errors import InvalidInputError
 from .._inputs import read_items
 from .._unit_dates import bank_time_zone
@@ -82,7 +82,9 @@ def recall(
     query: Annotated[str, typer.Argument(help="The question or cue.")],
     budget: Annotated[str, typer.Option(help="low | mid | high: candidates per arm (100 / 300 / 1000).")] = "mid",
     max_tokens: Annotated[int, typer.Option(help="Token budget of the returned memories (cl100k_base).")] = 4096,
-    limit: Annotated[int, typer.Option(min=0, help="Print at most this many results (0: all).")] = 10,
+    limit: Annotated[
+        int, typer.Option(min=0, help="Print at most this many results (0: all; the default is SQL recall's).")
+    ] = DEFAULT_MAX_RESULTS,
     types: Annotated[
         list[str] | None, typer.Option("--type", help="Fact type to keep: world, experience, observation.")
     ] = None,
