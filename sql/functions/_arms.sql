@@ -391,11 +391,11 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._graph_arm(text, vector, hindsight._arm_hit[], text[], text[], text, int, jsonb) IS
     'Graph arm (link expansion, Hindsight TEMPR): from up to graph_seed_limit (20) semantic hits with cosine '
-    '>= graph_seed_min_similarity (0.3), expand through shared entities, semantic and causal links; activation '
+    '>= graph_seed_min_similarity (0.79; all-MiniLM-L6-v2 0.3), expand through shared entities, semantic and causal links; activation '
     '= tanh(0.5 * shared entities) + semantic weight + causal weight, in [0, 3]; hops beyond the first '
     '(graph_max_hops, default 2) start from the previous hop''s best graph_seed_limit units and are multiplied by '
     'graph_hop_decay (0.5) per hop. Candidates need evidence: a '
-    'shared entity, a causal link, or cosine to the query >= graph_semantic_floor (0.3). Entities linked to more '
+    'shared entity, a causal link, or cosine to the query >= graph_semantic_floor (0.79; MiniLM 0.3). Entities linked to more '
     'than max(graph_common_entity_min_units (20), graph_common_entity_share (0.1) * bank units) units are not '
     'followed. Ranked by activation, '
     'ties by cosine to the query, LIMIT recall_budget.';
@@ -477,8 +477,9 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._temporal_arm(text, vector, tstzrange, text[], text[], text, int, jsonb) IS
-    'Temporal arm (Hindsight TEMPR): a pool of units overlapping the window (cosine >= 0.1, best 60), entry '
-    'points chosen round-robin over 8 equal slices of the window (up to 10, scored by proximity), then '
+    'Temporal arm (Hindsight TEMPR): a pool of units overlapping the window (cosine >= temporal_min_similarity '
+    '(0.74; MiniLM 0.1), the best temporal_pool_size (60)), entry points chosen round-robin over temporal_buckets (8) '
+    'equal slices of the window (up to temporal_entry_points (10), scored by proximity), then '
     'spreading along temporal and causal links (hindsight._temporal_spread). Ranked the window''s units first, then '
     'by score; LIMIT recall_budget.';
 

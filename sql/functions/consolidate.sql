@@ -261,11 +261,11 @@ $$;
 COMMENT ON FUNCTION hindsight._group_observations(text) IS
 $$The offline pass of hindsight.consolidate: consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
 (consolidated_at NULL), in time order, offline and deterministically: a fact joins the most similar observation
-that shares an entity with it when their cosine similarity is >= observation_similarity (0.85); otherwise it and
+that shares an entity with it when their cosine similarity is >= observation_similarity (0.94; all-MiniLM-L6-v2 0.85); otherwise it and
 its semantic neighbours (retain's links) that share an entity with it, are in no observation, and are pairwise
 >= observation_similarity form a new observation when they are at least two. An observation's text is its medoid
 fact, its embedding the normalised mean, its dates the facts' span, proof_count the number of facts
-(hindsight.observation_sources lists them). Observations within observation_merge_similarity (0.97) of each other
+(hindsight.observation_sources lists them). Observations within observation_merge_similarity (0.985; MiniLM 0.97) of each other
 merge into the older, unless their numbers, date words, negations or entities differ (hindsight._facts_compatible).
 Running it again without new facts changes nothing. Returns (observation_id, action created | updated | merged,
 proof_count). HS404 unknown bank. docs/observations.md.$$;
@@ -379,11 +379,11 @@ COMMENT ON FUNCTION hindsight.consolidate(text, bool) IS
 $$Consolidates the bank's facts (world and experience memory units) that no consolidation has seen yet
 (consolidated_at NULL) into observations, in time order and in one transaction. The offline pass is
 deterministic: a fact joins the most similar observation that shares an entity with it when their cosine
-similarity is >= observation_similarity (0.85); otherwise it and its semantic neighbours (retain's links) that
+similarity is >= observation_similarity (0.94; all-MiniLM-L6-v2 0.85); otherwise it and its semantic neighbours (retain's links) that
 share an entity with it, are in no observation, and are pairwise >= observation_similarity form a new observation
 when they are at least two. An observation's text is its medoid fact, its embedding the normalised mean, its dates
 the facts' span, proof_count the number of facts (hindsight.observation_sources lists them). Observations within
-observation_merge_similarity (0.97) of each other merge into the older, unless their numbers, date words, negations
+observation_merge_similarity (0.985; MiniLM 0.97) of each other merge into the older, unless their numbers, date words, negations
 or entities differ. Then, when the bank has a language model
 (llm_base_url, llm_model) and use_llm, the model writes each created or updated observation's text from its facts
 and may find facts that contradict it: those leave its proof (metadata history records them; an observation left

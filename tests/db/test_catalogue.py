@@ -1,5 +1,7 @@
 """The extension's catalogue: comments, keys, dump registration."""
 
+import re
+
 
 def test_every_function_in_schema_hindsight_has_a_comment(db):
     missing = db.execute(
@@ -89,3 +91,32 @@ def test_one_hnsw_index_serves_every_bank(db):
     ).fetchall()
     assert rows == [("memory_units_embedding_idx", "CREATE INDEX memory_units_embedding_idx ON hindsight.memory_units"
                      " USING hnsw (embedding vector_cosine_ops)")]  # fmt: skip
+
+
+def test_comments_quote_the_defaults_the_bank_configuration_has(db):
+    """A comment that quotes a configuration key's value, ``key (value)`` or ``key (value; MiniLM value)``, quotes
+    hindsight._default_config()'s (multilingual-e5-small's) and hindsight._model_defaults('all-MiniLM-L6-v2')'s:
+    the comments are checked against the one source of the defaults (issue 32)."""
+    defaults = db.execute("SELECT hindsight._default_config()").fetchone()[0]
+    minilm = {**defaults, **db.execute("SELECT hindsight._model_defaults('all-MiniLM-L6-v2')").fetchone()[0]}
+    comments = db.execute(
+        """
+        SELECT d.description FROM pg_description d
+        JOIN pg_proc p ON p.oid = d.objoid AND d.classoid = 'pg_proc'::regclass
+        JOIN pg_namespace n ON n.oid = p.pronamespace WHERE n.nspname = 'hindsight'
+        """
+    ).fetchall()
+    number = r"(-?\d+(?:\.\d+)?)"
+    quoted = re.compile(rf"\b([a-z][a-z0-9_]+) \((?:default )?{number}(?:; (?:all-)?MiniLM(?:-L6-v2)? {number})?\)")
+    checked, wrong = 0, []
+    for (text,) in comments:
+        for key, value, minilm_value in quoted.findall(text):
+            if key not in defaults:
+                continue
+            checked += 1
+            if float(value) != float(defaults[key]):
+                wrong.append((key, value, defaults[key]))
+            if minilm_value and float(minilm_value) != float(minilm[key]):
+                wrong.append((key + " (MiniLM)", minilm_value, minilm[key]))
+    assert wrong == []
+    assert checked >= 10  # the arms' and consolidation's thresholds, graph and temporal settings
