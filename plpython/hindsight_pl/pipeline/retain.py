@@ -140,7 +140,7 @@ def retain(
     config = bank_config(db, bank_id)
     extractor = extractor or units.bank_extractor(config, llm_for(config))
     embedder = embedder_for(config)
-    dedupe = Deduplicator(float(config.get("dedupe_similarity", 0.95)))
+    dedupe = Deduplicator(float(config["dedupe_similarity"]))  # bank_config holds every key, its default stated once
     # names the bank knows tell a name from a sentence's first word ("Falcon sync notes:"); the call's own
     # names join them item by item (docs/retain.md "Entities")
     known = {str(r["canonical_name"]).lower() for r in db.rows(KNOWN_NAMES, bank_id, units.KNOWN_NAMES)}
