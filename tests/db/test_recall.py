@@ -251,6 +251,18 @@ def test_max_results_keeps_the_best_ten_by_default(db):
     assert [r["id"] for r in doc["results"]] == [str(r["id"]) for r in every[:4]]
     (doc,) = db.execute("SELECT hindsight.recall_json('b', 'zzzz', %s::vector)", (str(vec(d0=1)),)).fetchone()
     assert len(doc["results"]) == 10
+    # the driver gives every packed result, on either of its paths (recall_json, or its own reader's scores)
+    from hindsight_pg import Client
+
+    class Passthrough:
+        """A reader of the driver's own that scores every candidate alike."""
+
+        def rerank(self, query: str, texts: list[str]) -> list[float]:
+            return [0.5] * len(texts)
+
+    for reranker in (None, Passthrough()):
+        found = Client(db, reranker=reranker).recall("b", "zzzz")
+        assert len(found.results) == 14, reranker
 
 
 def test_the_interfaces_take_sql_recalls_default_number_of_results(db):

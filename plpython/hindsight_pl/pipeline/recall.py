@@ -47,8 +47,9 @@ def _position(name: str) -> int:
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
-    + ") AS response"
-)  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
+    + ", max_results => NULL) AS response"
+)  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank; every packed result,
+# as the reader's path (FINISH) gives
 CANDIDATES = (
     "WITH f AS MATERIALIZED (SELECT coalesce(array_agg(c ORDER BY c.candidate_rank), '{}') AS candidates"
     " FROM hindsight.recall_candidates(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
