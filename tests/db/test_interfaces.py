@@ -16,6 +16,8 @@ from hindsight_pl.pipeline import recall as pipeline
 
 HEAD = {"bank_id": "text", "query": "text", "query_embedding": "vector"}
 JSON_EXTRAS = {"include_chunks": ("bool", False), "max_chunk_tokens": ("int", 8192)}
+# SQL's alone, last: the driver gives every packed result (it passes NULL; Client.recall has no such argument)
+SQL_ONLY = {"max_results": ("int", 10)}
 
 
 def _sql_default(value, kind: str) -> str:
@@ -52,9 +54,12 @@ def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
     defaults = {"query_embedding": None, **pipeline.DEFAULTS}
     candidates = [*HEAD, *pipeline.CANDIDATE_ARGUMENTS]
     assert _arguments(db, "hindsight.recall_candidates") == _signature(db, candidates, types, defaults)
-    assert _arguments(db, "hindsight.recall") == _signature(db, candidates + list(pipeline.FINISH_ARGUMENTS), types,
-                                                            defaults)  # fmt: skip
-    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations"]
+    types |= {k: t for k, (t, _) in SQL_ONLY.items()}
+    defaults |= {k: d for k, (_, d) in SQL_ONLY.items()}
+    assert _arguments(db, "hindsight.recall") == _signature(
+        db, candidates + list(pipeline.FINISH_ARGUMENTS) + list(SQL_ONLY), types, defaults
+    )
+    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations", *SQL_ONLY]
     json_types = {**types, **{k: t for k, (t, _) in JSON_EXTRAS.items()}}
     json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
     assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
