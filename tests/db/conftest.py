@@ -19,6 +19,7 @@ import atexit
 import shlex
 import shutil
 import tempfile
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -199,3 +200,14 @@ def db(request: pytest.FixtureRequest) -> Iterator[psycopg.Connection[Any]]:
 def client(db: psycopg.Connection[Any], embedder: LocalEmbedder) -> Iterator[Client]:
     """A driver client on the test's database."""
     yield Client(db, embedder=embedder)
+
+
+@pytest.fixture
+def role(db: psycopg.Connection[Any]) -> Iterator[str]:
+    """A fresh role without login (the test switches to it with SET ROLE), dropped with what it owns after."""
+    name = f"tenant_{uuid.uuid4().hex[:8]}"
+    db.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(name)))
+    yield name
+    db.execute("RESET ROLE")
+    db.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(name)))
+    db.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(name)))

@@ -5,8 +5,6 @@ exists is BankExistsError, and an error the client's libpq or a FATAL raised is 
 
 from __future__ import annotations
 
-import uuid
-
 import psycopg
 import pytest
 from psycopg import sql
@@ -15,19 +13,9 @@ from hindsight_pg import BankExistsError, ConnectionLostError, ExtensionError, N
 from hindsight_pg._errors import from_database
 
 
-@pytest.fixture
-def tenant(db):
-    role = f"tenant_{uuid.uuid4().hex[:8]}"
-    db.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(role)))
-    yield role
-    db.execute("RESET ROLE")
-    db.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(role)))
-    db.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(role)))
-
-
-def test_copy_under_row_level_security_is_not_supported_not_a_missing_extension(db, tenant):
+def test_copy_under_row_level_security_is_not_supported_not_a_missing_extension(db, role):
     db.execute("SELECT hindsight.create_bank('copy-target')")
-    db.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(tenant)))
+    db.execute(sql.SQL("SET ROLE {}").format(sql.Identifier(role)))
     copying = db.cursor().copy("COPY hindsight.documents (bank_id, document_id) FROM STDIN")
     with pytest.raises(psycopg.errors.FeatureNotSupported) as info, copying as copy:
         copy.write_row(("copy-target", "d"))

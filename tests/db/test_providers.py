@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import uuid
 
 import numpy as np
 import psycopg
@@ -168,16 +167,6 @@ def test_settings_are_validated_and_reset(db):
     assert value == {"kind": "local", "model": "/models/ce"}
     assert db.execute("SELECT hindsight.set_setting('reranker_provider', NULL)").fetchone() == (reader,)
     assert db.execute("SELECT count(*) FROM hindsight.settings").fetchone() == (0,)
-
-
-@pytest.fixture
-def role(db):
-    name = f"tenant_{uuid.uuid4().hex[:8]}"
-    db.execute(sql.SQL("CREATE ROLE {}").format(sql.Identifier(name)))
-    yield name
-    db.execute("RESET ROLE")
-    db.execute(sql.SQL("DROP OWNED BY {}").format(sql.Identifier(name)))
-    db.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(name)))
 
 
 def test_only_a_superuser_chooses_what_the_server_loads_or_calls(db, role):
