@@ -20,7 +20,6 @@ from uuid import UUID
 
 import psycopg
 from pgvector.psycopg import register_vector
-from psycopg import sql
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
@@ -34,7 +33,6 @@ from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
-from hindsight_pl.text import clean_text, is_meaningful
 
 from ._database import PsycopgDatabase
 from ._errors import (
@@ -719,18 +717,6 @@ class Client:
             "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
         }  # fmt: skip
-        if isinstance(query, str) and not is_meaningful(clean_text(query)):
-            # the SQL function's own answer: every argument checked, HS404 for an unknown bank, no rows
-            named = sql.SQL(", ").join(
-                sql.SQL("{} => {}").format(sql.Identifier(name), sql.Placeholder(name)) for name in arguments
-            )
-            with _errors():
-                row = self.conn.execute(
-                    sql.SQL("SELECT hindsight.recall_json(%(bank_id)s, %(query)s, {})").format(named),
-                    {**arguments, "bank_id": bank_id, "query": clean_text(query)},
-                ).fetchone()
-            document = row[0] if row else {"results": [], "trace": None}
-            return RecallResponse([_result(_from_json(r)) for r in document["results"]], document["trace"])
         with _errors():
             found = recalling.recall(
                 PsycopgDatabase(self.conn), bank_id, query, embedder=None, reranker=self.reranker,

@@ -91,7 +91,10 @@ def recall(
     trip), else the database does; ``reranker`` scores the candidates here when it reads the query's script
     (:func:`hindsight_pl.providers.reads`), else the bank's cross-encoder does (under the same rule).
 
-    Raises :class:`InputError` for a blank query or an unknown argument, :class:`~hindsight_pl.limits.LimitError`
+    A query without a letter or digit has nothing to search for: ``hindsight.recall_json``'s own answer, no results
+    after the same checks (nothing is embedded or read).
+
+    Raises :class:`InputError` for an unknown argument, :class:`~hindsight_pl.limits.LimitError`
     for a query longer than ``query_chars`` (2,000 characters), ``ProviderError`` when a
     model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
     through."""
@@ -100,15 +103,14 @@ def recall(
         raise InputError(f"recall has no argument {unknown[0]!r}")
     given = {**DEFAULTS, **arguments}
     query = clean_text(query)
-    if not is_meaningful(query):
-        raise InputError(f"query is blank or has only punctuation: {query[:40]!r}")
+    blank = not is_meaningful(query)
     limits.check_query(query)  # before any model reads it
     row = one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
-    if embedder_for is not None:
+    if embedder_for is not None and not blank:
         embedder = embedder_for((json_of(row["config"]) if row else None) or {})
-    embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None else None
+    embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None and not blank else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
-    if reranker is None or not reads(reranker, query):
+    if blank or reranker is None or not reads(reranker, query):
         row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
