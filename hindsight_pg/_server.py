@@ -33,6 +33,8 @@ from pathlib import Path
 import psycopg
 from psycopg import sql
 
+from hindsight_pl.providers import E5, READER
+
 from ._errors import ServerError
 
 DEFAULT_HOME = "~/.local/share/hindsight-pg"
@@ -48,8 +50,8 @@ def shared_buffers_mb() -> int:
 PORT = 5432  # only names the socket file; nothing listens on TCP
 DATABASE = "hindsight"
 SUPERUSER = "postgres"
-MODELS_PORT = 8081  # the model server of `hindsight-pg server start --models`, on 127.0.0.1
-MODELS = ("multilingual-e5-small", "hindsight-reader")  # its embedding model and cross-encoder
+MODELS_PORT = 8081  # the model server's port: `hindsight-pg serve-models` and `server start --models` (127.0.0.1)
+MODELS = (E5, READER)  # its embedding model and cross-encoder
 
 
 def pg_bindir() -> Path:

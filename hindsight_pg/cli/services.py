@@ -8,7 +8,7 @@ import typer
 
 from .._client import connect
 from .._errors import ProviderError
-from .._server import EmbeddedServer
+from .._server import MODELS_PORT, EmbeddedServer
 from . import _render as render
 from ._app import Dsn, app, server_app
 
@@ -23,7 +23,9 @@ def server_start(
             " database at it: one copy of the models instead of one a session (docs/providers.md#many-short-sessions).",
         ),
     ] = False,
-    models_port: Annotated[int, typer.Option(help="The model server's port on 127.0.0.1, with --models.")] = 8081,
+    models_port: Annotated[
+        int, typer.Option(help="The model server's port on 127.0.0.1, with --models.")
+    ] = MODELS_PORT,
 ) -> None:
     """Start the embedded server (initialising it on first use) and print its DSN; with --models, the model
     server too (its URL on stderr). `server stop` stops both."""
@@ -77,7 +79,7 @@ def mcp(
 @app.command("serve-models", short_help="Serve the local models over the TEI protocol.")
 def serve_models(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
-    port: Annotated[int, typer.Option(help="Port to listen on.")] = 8081,
+    port: Annotated[int, typer.Option(help="Port to listen on.")] = MODELS_PORT,
     embedding_model: Annotated[
         str, typer.Option(help="all-MiniLM-L6-v2, multilingual-e5-small, or a sentence-transformers model path.")
     ] = "multilingual-e5-small",
