@@ -289,7 +289,7 @@ class Client:
             # the database-wide provider when it gives that model (a model server), else the local model
             with _errors():
                 setting, name = self.conn.execute(
-                    "SELECT p, hindsight._embedding_identity(p) FROM hindsight.provider_config(NULL, 'embedding') p"
+                    "SELECT p, hindsight.embedding_model_name(p) FROM hindsight.provider_config(NULL, 'embedding') p"
                 ).fetchone()  # type: ignore[misc]
             embedder = providers.embedder(setting if name == model else {"kind": "local", "model": model})
         target = embedder
@@ -401,13 +401,7 @@ class Client:
 
     def _banks(self, where: str, params: tuple[Any, ...]) -> list[Bank]:
         with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(
-                "SELECT b.bank_id, b.name, hindsight._merge_config(b.config) AS config, b.created_at,"
-                " coalesce(c.unit_count, 0) AS unit_count"
-                " FROM hindsight.banks b LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id"
-                f" {where} ORDER BY b.bank_id",
-                params,
-            )
+            cur.execute(f"SELECT * FROM hindsight.list_banks() b {where}", params)
             return [Bank(**row) for row in cur.fetchall()]
 
     @_retried

@@ -367,7 +367,7 @@ class HTTPEmbedder(_HTTP):
     def __init__(self, url: str, *, prompt_names: bool = False, model: str | None = None, **kwargs: Any):
         super().__init__(url, **kwargs)
         self.prompt_names = prompt_names
-        self.model = model or self.url  # as hindsight._embedding_identity names it
+        self.model = model or self.url  # as hindsight.embedding_model_name names it
 
     def embed(self, texts: Sequence[str], kind: str = "passage") -> Any:
         np = _numpy()

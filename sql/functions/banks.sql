@@ -293,7 +293,7 @@ BEGIN
     PERFORM hindsight._check_limit('name_chars', 'name', length(name));
     -- the bank records the model its vectors are made with: the one its embedding provider gives
     checked := hindsight._check_config(create_bank.config);
-    checked := jsonb_build_object('embedding_model', hindsight._embedding_identity(
+    checked := jsonb_build_object('embedding_model', hindsight.embedding_model_name(
                    coalesce(checked->'embedding_provider', hindsight._setting('embedding_provider')))) || checked;
     -- One row of constants: on Citus a single-shard insert, whose RETURNING says whether the row went
     -- in (an INSERT ... SELECT went through the coordinator and counted the row as written even when
@@ -312,7 +312,7 @@ $$;
 COMMENT ON FUNCTION hindsight.create_bank(text, text, jsonb, bool) IS
     'Creates a memory bank and returns its id. config (a JSON object) overrides hindsight._default_config(); '
     'the bank''s config records embedding_model, the model of its vectors (given, else the one its embedding '
-    'provider gives: hindsight._embedding_identity). Raises 23505 when the bank exists unless if_not_exists, 54000 '
+    'provider gives: hindsight.embedding_model_name). Raises 23505 when the bank exists unless if_not_exists, 54000 '
     'for an id or name over 200 characters (name_chars), '
     '22023 on a bad id or config.';
 
@@ -444,6 +444,21 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.bank_config(text) IS
     'The effective config of a bank (defaults overridden by its own keys). Raises HS404 for an unknown bank.';
+
+CREATE OR REPLACE FUNCTION hindsight.list_banks()
+RETURNS TABLE (bank_id text, name text, config jsonb, created_at timestamptz, unit_count bigint)
+LANGUAGE sql STABLE
+AS $$
+    -- no SET clause, so the planner inlines it and a caller's WHERE bank_id = ... reads one bank
+    SELECT b.bank_id, b.name, hindsight._merge_config(b.config), b.created_at, coalesce(c.unit_count, 0)
+    FROM hindsight.banks b
+    LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id
+    ORDER BY b.bank_id
+$$;
+COMMENT ON FUNCTION hindsight.list_banks() IS
+    'The banks the caller may read (row-level security), by id: (bank_id, name, config: the effective config as '
+    'hindsight.bank_config gives it, created_at, unit_count: its memory units, observations included, from the '
+    'counts the triggers keep, so no unit is read). Raises nothing; no rows when the caller may read no bank.';
 
 -- Every bank config is validated, however it is written (create_bank, UPDATE, a restore). A row
 -- trigger that reads no table: on Citus it runs on the worker holding the bank's row.

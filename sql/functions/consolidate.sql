@@ -270,7 +270,7 @@ merge into the older, unless their numbers, date words, negations or entities di
 Running it again without new facts changes nothing. Returns (observation_id, action created | updated | merged,
 proof_count). HS404 unknown bank. docs/observations.md.$$;
 
-CREATE OR REPLACE FUNCTION hindsight._observation_facts(bank_id text, observation_id uuid)
+CREATE OR REPLACE FUNCTION hindsight.observation_facts(bank_id text, observation_id uuid)
 RETURNS TABLE (unit_id uuid, text text)
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
@@ -282,14 +282,16 @@ BEGIN
         SELECT u.id, u.text
         FROM hindsight.observation_sources s
         JOIN hindsight.memory_units u ON u.bank_id = s.bank_id AND u.id = s.unit_id
-        WHERE s.bank_id = _observation_facts.bank_id AND s.observation_id = _observation_facts.observation_id
+        WHERE s.bank_id = observation_facts.bank_id AND s.observation_id = observation_facts.observation_id
         ORDER BY hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at), u.id;
 END
 $$;
-COMMENT ON FUNCTION hindsight._observation_facts(text, uuid) IS
-    'The facts an observation rests on (hindsight.observation_sources), oldest first: (unit_id, text).';
+COMMENT ON FUNCTION hindsight.observation_facts(text, uuid) IS
+    'The facts an observation rests on (hindsight.observation_sources) as rows (unit_id uuid, text text), oldest '
+    'first (occurred_start, else mentioned_at), ties by id: what a language model reads to write the '
+    'observation (docs/observations.md). None for an unknown bank or observation.';
 
-CREATE OR REPLACE FUNCTION hindsight._write_observation(
+CREATE OR REPLACE FUNCTION hindsight.write_observation(
     bank_id text,
     observation_id uuid,
     text text,
@@ -303,40 +305,43 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(_write_observation.bank_id);
+    cfg jsonb := hindsight.bank_config(write_observation.bank_id);
     dropped jsonb;
     proof int;
 BEGIN
     IF cardinality(contradicting) > 0 THEN
         SELECT jsonb_agg(jsonb_build_object('id', u.id, 'text', u.text) ORDER BY u.id) INTO dropped
         FROM hindsight.memory_units u
-        WHERE u.bank_id = _write_observation.bank_id AND u.id = ANY (contradicting);
+        WHERE u.bank_id = write_observation.bank_id AND u.id = ANY (contradicting);
         UPDATE hindsight.memory_units o
         SET metadata = jsonb_set(o.metadata, '{history}', coalesce(o.metadata->'history', '[]') || jsonb_build_array(
                 jsonb_build_object('at', now(), 'event', 'contradicted', 'by', written_by, 'facts', dropped)))
-        WHERE o.bank_id = _write_observation.bank_id AND o.id = _write_observation.observation_id;
+        WHERE o.bank_id = write_observation.bank_id AND o.id = write_observation.observation_id;
         -- the contradicting facts no longer count as proof (the trigger recomputes the observation)
         DELETE FROM hindsight.observation_sources s
-        WHERE s.bank_id = _write_observation.bank_id AND s.observation_id = _write_observation.observation_id
+        WHERE s.bank_id = write_observation.bank_id AND s.observation_id = write_observation.observation_id
           AND s.unit_id = ANY (contradicting);
     END IF;
     UPDATE hindsight.memory_units o
-    SET text = _write_observation.text,
-        token_count = hindsight.count_tokens(_write_observation.text),
-        search_vector = hindsight._search_vector(_write_observation.text, (cfg->>'text_search_config')::regconfig),
+    SET text = write_observation.text,
+        token_count = hindsight.count_tokens(write_observation.text),
+        search_vector = hindsight._search_vector(write_observation.text, (cfg->>'text_search_config')::regconfig),
         metadata = jsonb_set(o.metadata || jsonb_build_object('written_by', written_by), '{history}',
             coalesce(o.metadata->'history', '[]') || jsonb_build_array(
-                jsonb_build_object('at', now(), 'event', 'written', 'by', written_by, 'text', _write_observation.text)))
-    WHERE o.bank_id = _write_observation.bank_id AND o.id = _write_observation.observation_id
+                jsonb_build_object('at', now(), 'event', 'written', 'by', written_by, 'text', write_observation.text)))
+    WHERE o.bank_id = write_observation.bank_id AND o.id = write_observation.observation_id
       AND o.fact_type = 'observation'
     RETURNING o.proof_count INTO proof;
     RETURN proof;
 END
 $$;
-COMMENT ON FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text) IS
-    'LLM consolidation: records the contradicting facts in the observation''s metadata history and removes them '
-    'from its proof (observation_sources), then sets the text a model wrote (metadata written_by, history). '
-    'Returns the observation''s proof_count, NULL when it is gone (every fact contradicted it).';
+COMMENT ON FUNCTION hindsight.write_observation(text, uuid, text, uuid[], text) IS
+    'Consolidation with a language model: records the facts (contradicting, memory unit ids; NULL or empty for '
+    'none) that contradict the observation in its metadata history and removes them from its proof '
+    '(observation_sources), then sets the text the model written_by (its name) wrote, with its token count and '
+    'search vector (metadata written_by, history). Returns the observation''s proof_count (int), NULL when it is '
+    'gone (every fact contradicted it) or is not one of the bank''s observations. HS404 unknown bank. '
+    'docs/observations.md.';
 
 CREATE OR REPLACE FUNCTION hindsight._consolidate_with_llm(bank_id text)
 RETURNS TABLE (observation_id uuid, action text, proof_count int)

@@ -80,7 +80,7 @@ $$;
 COMMENT ON FUNCTION hindsight._setting(text) IS
     'A database-wide setting: its row in hindsight.settings, else the built-in default.';
 
-CREATE OR REPLACE FUNCTION hindsight._embedding_identity(provider jsonb)
+CREATE OR REPLACE FUNCTION hindsight.embedding_model_name(provider jsonb)
 RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
@@ -88,9 +88,11 @@ AS $$
         WHEN 'http' THEN coalesce(nullif(provider->>'model', ''), rtrim(provider->>'url', '/'))
         ELSE coalesce(nullif(provider->>'model', ''), 'multilingual-e5-small') END
 $$;
-COMMENT ON FUNCTION hindsight._embedding_identity(jsonb) IS
+COMMENT ON FUNCTION hindsight.embedding_model_name(jsonb) IS
     'The name of the model an embedding provider config gives, as a bank''s embedding_model records it: local: its '
-    'model (default multilingual-e5-small); http: its "model" when given, else its url (without a trailing /).';
+    'model (default multilingual-e5-small); http: its "model" when given, else its url (without a trailing /). '
+    'provider is a provider config as hindsight.provider_config gives it; returns text, NULL for NULL. Raises '
+    'nothing. The driver uses it to tell whether the database''s provider makes a given model''s vectors.';
 
 CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
 RETURNS jsonb
@@ -114,13 +116,13 @@ BEGIN
         IF NOT cfg ? 'embedding_provider' AND provider->>'kind' = 'local' THEN
             provider := provider || jsonb_build_object('model', cfg->>'embedding_model');
         END IF;
-        IF hindsight._embedding_identity(provider) <> cfg->>'embedding_model' THEN
+        IF hindsight.embedding_model_name(provider) <> cfg->>'embedding_model' THEN
             RAISE EXCEPTION 'bank "%" holds vectors made with %, but its embedding provider gives %', bank_id,
-                cfg->>'embedding_model', hindsight._embedding_identity(provider)
+                cfg->>'embedding_model', hindsight.embedding_model_name(provider)
                 USING ERRCODE = 'HS409',
                       HINT = format('Name the model an http provider runs in its config ("model"), restore the '
                                     'provider, or re-make the vectors with it: hindsight-pg reembed %s --model %s '
-                                    '(docs/providers.md).', bank_id, hindsight._embedding_identity(provider));
+                                    '(docs/providers.md).', bank_id, hindsight.embedding_model_name(provider));
         END IF;
     END IF;
     RETURN provider;

@@ -2,7 +2,7 @@
 -- bank through SPI (hindsight.recall, the sources of memories, mental models). The driver's
 -- Client.reflect runs the same loop over psycopg. docs/reflect.md.
 
-CREATE OR REPLACE FUNCTION hindsight._memory_source(bank_id text, memory_id text)
+CREATE OR REPLACE FUNCTION hindsight.memory_source(bank_id text, memory_id text)
 RETURNS TABLE (id uuid, source text)
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
@@ -15,15 +15,17 @@ BEGIN
         FROM hindsight.memory_units u
         LEFT JOIN hindsight.chunks c ON c.bank_id = u.bank_id AND c.chunk_id = u.chunk_id
         LEFT JOIN hindsight.documents d ON d.bank_id = u.bank_id AND d.document_id = u.document_id
-        WHERE u.bank_id = _memory_source.bank_id
+        WHERE u.bank_id = memory_source.bank_id
           AND u.id = CASE WHEN memory_id ~* '^[0-9a-f]{8}-([0-9a-f]{4}-){3}[0-9a-f]{12}$' THEN memory_id::uuid END;
 END
 $$;
-COMMENT ON FUNCTION hindsight._memory_source(text, text) IS
-    'Reflect''s expand tool: the text a memory unit came from (its chunk, else its document, else its own '
-    'text), as (id, source); no row for an id that is not one of the bank''s memory units (any text is accepted).';
+COMMENT ON FUNCTION hindsight.memory_source(text, text) IS
+    'The text a memory unit came from, as one row (id uuid, source text): its chunk, else its document, else its '
+    'own text (reflect''s expand tool). memory_id is a uuid as text; no row for any other text or an id that is '
+    'not one of the bank''s memory units (an unknown bank too); row-level security limits it to banks the caller '
+    'may read. Raises nothing of its own.';
 
-CREATE OR REPLACE FUNCTION hindsight._nearest_mental_models(bank_id text, query_embedding vector, k int DEFAULT 5)
+CREATE OR REPLACE FUNCTION hindsight.nearest_mental_models(bank_id text, query_embedding vector, k int DEFAULT 5)
 RETURNS TABLE (id uuid, name text, content text)
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
@@ -34,14 +36,16 @@ BEGIN
     RETURN QUERY
         SELECT m.id, m.name, m.content
         FROM hindsight.mental_models m
-        WHERE m.bank_id = _nearest_mental_models.bank_id AND m.embedding IS NOT NULL
+        WHERE m.bank_id = nearest_mental_models.bank_id AND m.embedding IS NOT NULL
         ORDER BY m.embedding <=> query_embedding, m.name
         LIMIT k;
 END
 $$;
-COMMENT ON FUNCTION hindsight._nearest_mental_models(text, vector, int) IS
-    'Reflect''s search_mental_models tool: the bank''s k refreshed mental models nearest query_embedding '
-    '(vector(384)) by cosine distance, ties by name.';
+COMMENT ON FUNCTION hindsight.nearest_mental_models(text, vector, int) IS
+    'The bank''s k (default 5) refreshed mental models nearest query_embedding by cosine distance, ties by name, '
+    'as rows (id uuid, name text, content text): reflect''s search_mental_models tool. query_embedding has the '
+    'dimension of the bank''s embedding_model (pgvector raises 22000 for another); none for an unknown bank or '
+    'one without refreshed mental models.';
 
 CREATE OR REPLACE FUNCTION hindsight._check_llm_endpoint(base_url text)
 RETURNS void
@@ -133,7 +137,7 @@ language model (the hint says how to configure one), bad budget, blank query or 
 endpoint not allowed, HS503 the model failed or broke the schema, HS502 the embedding provider failed.
 docs/reflect.md.$$;
 
-CREATE OR REPLACE FUNCTION hindsight._store_mental_model(
+CREATE OR REPLACE FUNCTION hindsight.store_mental_model(
     bank_id text,
     name text,
     content text,
@@ -156,26 +160,29 @@ BEGIN
                          'content', m.content, 'refreshed_at', m.last_refreshed_at)) END
     INTO earlier
     FROM hindsight.mental_models m
-    WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
+    WHERE m.bank_id = store_mental_model.bank_id AND m.name = store_mental_model.name
     FOR UPDATE;
     IF NOT FOUND THEN
         RETURN NULL;
     END IF;
     UPDATE hindsight.mental_models m
-    SET content = _store_mental_model.content,
-        embedding = _store_mental_model.embedding,
-        based_on = coalesce(_store_mental_model.based_on, '{}'),
+    SET content = store_mental_model.content,
+        embedding = store_mental_model.embedding,
+        based_on = coalesce(store_mental_model.based_on, '{}'),
         last_refreshed_at = now(),
         history = earlier
-    WHERE m.bank_id = _store_mental_model.bank_id AND m.name = _store_mental_model.name
+    WHERE m.bank_id = store_mental_model.bank_id AND m.name = store_mental_model.name
     RETURNING m.* INTO stored;
     RETURN stored;
 END
 $$;
-COMMENT ON FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]) IS
-    'A mental model''s refresh: stores content, its embedding (vector(384)) and the memory ids it rests on, '
-    'stamps last_refreshed_at and appends the previous content ({content, refreshed_at}) to history. Returns the '
-    'row, none for an unknown name. Used by hindsight.refresh_mental_model and the driver''s refresh_mental_model.';
+COMMENT ON FUNCTION hindsight.store_mental_model(text, text, text, vector, uuid[]) IS
+    'Stores a mental model''s refreshed content with its embedding (the dimension of the bank''s '
+    'embedding_model) and the memory unit ids it rests on (based_on, NULL as none), stamps last_refreshed_at '
+    'and appends the previous content ({content, refreshed_at}) to history. Returns the stored '
+    'hindsight.mental_models row, NULL when the bank has no mental model of that name (row-level security: '
+    'the caller needs write on the bank). Used by hindsight.refresh_mental_model and the driver''s '
+    'refresh_mental_model.';
 
 CREATE OR REPLACE FUNCTION hindsight._refresh_mental_model(bank_id text, name text)
 RETURNS void

@@ -38,6 +38,14 @@ DROP FUNCTION hindsight._bank_index_name(text);
 CREATE INDEX memory_units_embedding_idx
     ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
 
+-- The driver calls only public functions: the five its consolidation and reflect call are public
+-- under names without the underscore (sql/functions/consolidate.sql, reflect.sql).
+DROP FUNCTION hindsight._observation_facts(text, uuid);
+DROP FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text);
+DROP FUNCTION hindsight._memory_source(text, text);
+DROP FUNCTION hindsight._nearest_mental_models(text, vector, int);
+DROP FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]);
+
 -- Citus: the policies call the C function hindsight._bank_access (no subquery; Citus rejects
 -- them on distributed tables), created with the new policies by sql/functions/access.sql; the
 -- old ones and the function their subqueries called go first. The triggers are replaced by
@@ -138,7 +146,7 @@ DROP FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8
 -- Each bank records the model its vectors are made with (config.embedding_model), and a
 -- re-embedding keeps the next model's vectors beside the ones in use until it swaps them in.
 -- A bank from 0.2.0 was embedded by the provider in force: its own, the database-wide setting,
--- else local all-MiniLM-L6-v2 (the rule of hindsight._embedding_identity, spelled out: this
+-- else local all-MiniLM-L6-v2 (the rule of hindsight.embedding_model_name, spelled out: this
 -- runs before the new functions exist). The config trigger of 0.2.0 does not know the new key.
 ALTER TABLE hindsight.memory_units ADD COLUMN embedding_next vector(384);
 ALTER TABLE hindsight.banks ADD COLUMN reembed_model text;

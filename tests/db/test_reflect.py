@@ -286,7 +286,7 @@ def test_sql_refreshes_a_mental_model_with_reflect_in_the_database(db, script_se
             (bank, bank),
         )
         nearest = cur.execute(
-            "SELECT name FROM hindsight._nearest_mental_models(%s,"
+            "SELECT name FROM hindsight.nearest_mental_models(%s,"
             " (hindsight.embed(%s, ARRAY['a grey cat'], 'query'))[1])",
             (bank, bank),
         ).fetchall()

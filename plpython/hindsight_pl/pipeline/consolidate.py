@@ -12,8 +12,8 @@ from .banks import bank_config
 from .database import Database, one
 
 OFFLINE = "SELECT observation_id, action, proof_count FROM hindsight.consolidate($1::text, use_llm => false)"
-FACTS = "SELECT unit_id::text AS unit_id, text FROM hindsight._observation_facts($1::text, $2::uuid)"
-WRITE = "SELECT hindsight._write_observation($1::text, $2::uuid, $3::text, $4::uuid[], $5::text) AS proof"
+FACTS = "SELECT unit_id::text AS unit_id, text FROM hindsight.observation_facts($1::text, $2::uuid)"
+WRITE = "SELECT hindsight.write_observation($1::text, $2::uuid, $3::text, $4::uuid[], $5::text) AS proof"
 
 
 def consolidate(

@@ -17,17 +17,17 @@ from .banks import bank_config
 from .database import Database, one
 from .recall import recall, vector_text
 
-SOURCE = "SELECT id::text AS id, source FROM hindsight._memory_source($1::text, $2::text)"
+SOURCE = "SELECT id::text AS id, source FROM hindsight.memory_source($1::text, $2::text)"
 # the query's embedding from the caller ($2), else from the bank's provider in the database
 MODELS = (
-    "SELECT id::text AS id, name, content FROM hindsight._nearest_mental_models($1::text,"
+    "SELECT id::text AS id, name, content FROM hindsight.nearest_mental_models($1::text,"
     " coalesce($2::vector, (hindsight.embed($1::text, ARRAY[$3::text], 'query'))[1]))"
 )
 MENTAL_MODEL = (
     "SELECT source_query, tags, max_tokens FROM hindsight.mental_models WHERE bank_id = $1::text AND name = $2::text"
 )
 STORE = (
-    "SELECT hindsight._store_mental_model($1::text, $2::text, $3::text,"
+    "SELECT hindsight.store_mental_model($1::text, $2::text, $3::text,"
     " coalesce($4::vector, (hindsight.embed($1::text, ARRAY[$3::text], 'passage'))[1]), $5::uuid[]) IS NOT NULL"
     " AS stored"
 )
@@ -108,7 +108,7 @@ def refresh_mental_model(
     """Answer the mental model's source query with ``reflect_with(source_query, tags=..., max_tokens=...)``
     (budget low) and store the answer as its content, with its embedding (``embedder``, else the bank's
     provider in the database), the ids of the memories it rests on and the time; the previous content
-    goes to its history (``hindsight._store_mental_model``). Raises :class:`InputError` when the bank
+    goes to its history (``hindsight.store_mental_model``). Raises :class:`InputError` when the bank
     has no mental model of that name, and what ``reflect_with`` raises."""
     bank_config(db, bank_id)  # HS404 for an unknown bank
     model = one(db, MENTAL_MODEL, bank_id, name)

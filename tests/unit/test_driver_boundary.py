@@ -1,0 +1,71 @@
+"""The driver's side of the boundary: the SQL it sends names only public objects of schema hindsight
+(no ``hindsight._name``), the extension's internals stay free to change. The driver is hindsight_pg
+and the pipeline modules it runs over psycopg; ``pipeline/in_database.py`` runs inside the database
+only, as the extension's own code, and may call its internals."""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PIPELINE = ROOT / "plpython/hindsight_pl/pipeline"
+DRIVER_FILES = sorted(
+    [*ROOT.glob("hindsight_pg/**/*.py"), *(p for p in PIPELINE.glob("*.py") if p.name != "in_database.py")]
+)
+PRIVATE = re.compile(r"\bhindsight\._\w+")
+
+# What the driver still calls of the extension's internals, each with why. The inspector (hindsight_pg/ui)
+# is another change's: it reads the defaults, a unit's date and the co-occurrence counts there.
+ALLOWED = {
+    ("hindsight_pg/ui/__init__.py", "hindsight._default_config"): "the inspector's defaults view (ui, pending)",
+    ("hindsight_pg/ui/__init__.py", "hindsight._effective_date"): "the inspector's timeline (ui, pending)",
+    ("hindsight_pg/ui/__init__.py", "hindsight._entity_cooccurrences"): "the inspector's graph (ui, pending)",
+}
+
+
+def sql_strings(path: Path) -> list[str]:
+    """Every string constant of ``path`` (f-strings' literal parts included) but its docstrings."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                docstrings.add(id(first.value))
+    return [
+        node.value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings
+    ]
+
+
+def private_calls() -> set[tuple[str, str]]:
+    return {
+        (str(path.relative_to(ROOT)), name)
+        for path in DRIVER_FILES
+        for text in sql_strings(path)
+        for name in PRIVATE.findall(text)
+    }
+
+
+def test_the_driver_files_are_found():
+    names = {str(p.relative_to(ROOT)) for p in DRIVER_FILES}
+    assert {"hindsight_pg/_client.py", "plpython/hindsight_pl/pipeline/reflect.py"} <= names
+    assert "plpython/hindsight_pl/pipeline/in_database.py" not in names
+
+
+def test_the_pattern_finds_a_private_name_in_sql_and_not_in_a_docstring(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('"""Calls ``hindsight._doc``."""\nQ = f"SELECT hindsight._inner({1}) FROM hindsight.banks"\n')
+    assert [name for text in sql_strings(sample) for name in PRIVATE.findall(text)] == ["hindsight._inner"]
+
+
+def test_the_driver_calls_only_public_sql():
+    assert private_calls() - ALLOWED.keys() == set()
+
+
+def test_every_allowed_private_call_is_still_made():
+    # an entry whose call went is removed, so the list says what remains
+    assert ALLOWED.keys() - private_calls() == set()
