@@ -4,8 +4,13 @@ from __future__ import annotations
 
 import os
 import subprocess
+from pathlib import Path
 
 import psycopg
+
+# LoCoMo's development file beside the project (../shared/data, as the data sets are kept), read where it
+# lies when $HINDSIGHT_LOCOMO names no other (hindsight_pg._inputs.locomo_path)
+LOCOMO_BESIDE_PROJECT = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
 
 
 def header(conn: psycopg.Connection) -> str:

@@ -30,14 +30,14 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from _common import analyze, header
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header
 from pgvector.psycopg import register_vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
 from _cluster import CitusCluster, Sent, worker_of
 
-from hindsight_pg import LocalEmbedder
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg import InvalidInputError, LocalEmbedder
+from hindsight_pg._inputs import load_locomo, locomo_path
 
 BANK = "conv-26"
 BATCH = 20  # items per retain call
@@ -123,9 +123,10 @@ def main() -> None:
     parser.add_argument("--threads", type=int, default=8, help="clients of the throughput figure (default 8)")
     parser.add_argument("--seconds", type=float, default=60, help="seconds of the throughput figure, 0: none (60)")
     args = parser.parse_args()
-    locomo = find_locomo()
-    if locomo is None:
-        sys.exit("LoCoMo data not found (set HINDSIGHT_LOCOMO)")
+    try:
+        locomo = locomo_path(default=LOCOMO_BESIDE_PROJECT)
+    except InvalidInputError as exc:
+        sys.exit(str(exc))
     (conv,) = [c for c in load_locomo(locomo) if c.sample_id == BANK]
     embedder = LocalEmbedder()
     items = items_of(conv, embedder)

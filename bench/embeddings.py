@@ -28,10 +28,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import header
+from _common import LOCOMO_BESIDE_PROJECT, header
 
 import hindsight_pg
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._inputs import load_locomo, locomo_path
 from hindsight_pl.providers import E5, MINILM, LocalEmbedder
 
 DATA = Path(__file__).resolve().parent.parent / "tests" / "data" / "chinese_recall.json"
@@ -41,7 +41,7 @@ METHODS = {"full": None, "semantic": ["semantic"]}
 
 def speed(model: str) -> dict[str, float]:
     """Load, passage and query timings and peak memory of ``model`` in this process (run in a child)."""
-    conversations = load_locomo(find_locomo())
+    conversations = load_locomo(locomo_path(default=LOCOMO_BESIDE_PROJECT))
     passages = [f"{i.speaker}: {i.content}" for c in conversations for i in c.items][:1000]
     queries = [qa["question"] for c in conversations for qa in c.questions][:200]
     started = time.perf_counter()

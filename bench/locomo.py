@@ -18,7 +18,7 @@ Every method runs without a reader (reranker_provider none) except 'full, rerank
 pipeline, the packaged reader (or --reranker) reading N candidates (10, the default mid budget, unless
 --reranker-candidates says otherwise; --reranker none leaves these out).
 
-PATH defaults to ../shared/data/locomo/locomo_dev.json (or $HINDSIGHT_LOCOMO); the
+PATH defaults to $HINDSIGHT_LOCOMO, else ../shared/data/locomo/locomo_dev.json beside the project; the
 script exits with a message when the file is absent. Banks are named
 bench-locomo-<mode>-<sample_id> (-<model> for another model than the default,
 --embedding-model) and reused when they hold one document per turn of that model.
@@ -38,10 +38,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import analyze, header
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header
 
 import hindsight_pg
-from hindsight_pg._inputs import LocomoConversation, find_locomo, load_locomo, normalise_evidence
+from hindsight_pg._inputs import LocomoConversation, load_locomo, locomo_path, normalise_evidence
 from hindsight_pl.providers import E5, MINILM, READER, LocalEmbedder
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop"}
@@ -148,9 +148,10 @@ def main() -> None:
     modes = [m.strip() for m in args.modes.split(",") if m.strip()]
     if unknown := [m for m in modes if m not in MODES]:
         parser.error(f"unknown mode {unknown[0]!r}: choose from {', '.join(MODES)}")
-    path = Path(args.path) if args.path else find_locomo()
-    if path is None or not path.exists():
-        print("LoCoMo data not found: pass a path or set HINDSIGHT_LOCOMO. Skipping.", file=sys.stderr)
+    try:
+        path = locomo_path(args.path, default=LOCOMO_BESIDE_PROJECT)
+    except hindsight_pg.InvalidInputError as exc:
+        print(f"{exc}. Skipping.", file=sys.stderr)
         return
     conversations = load_locomo(path)
     if args.conversations:

@@ -19,10 +19,10 @@ import statistics
 import time
 
 import psycopg
-from _common import header
+from _common import LOCOMO_BESIDE_PROJECT, header
 
 import hindsight_pg
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._inputs import load_locomo, locomo_path
 from hindsight_pl.providers import READER
 
 NONE = "bench-reader-none"  # a bank without a reader, made and dropped by this script
@@ -31,10 +31,13 @@ PROVIDER = json.dumps({"reranker_provider": {"kind": "local", "model": READER}})
 
 def questions(client: hindsight_pg.Client, wanted: int) -> list[tuple[str, str]]:
     """(bank, question) pairs: LoCoMo's turn-mode banks when they exist, else the demo's."""
-    path = find_locomo()
+    try:
+        conversations = load_locomo(locomo_path(default=LOCOMO_BESIDE_PROJECT))
+    except hindsight_pg.InvalidInputError:
+        conversations = []
     pairs: list[tuple[str, str]] = []
-    if path is not None and path.exists():
-        for conv in load_locomo(path):
+    if conversations:
+        for conv in conversations:
             bank = f"bench-locomo-turn-{conv.sample_id}"
             if client.conn.execute("SELECT 1 FROM hindsight.banks WHERE bank_id = %s", (bank,)).fetchone():
                 pairs += [(bank, qa["question"]) for qa in conv.questions if qa.get("category") in (1, 2, 3, 4)]

@@ -117,20 +117,26 @@ def _item(record: Any, label: str) -> MemoryItem:
 LOCOMO_ENV = "HINDSIGHT_LOCOMO"
 
 
-def find_locomo() -> Path | None:
-    """The LoCoMo development file: ``$HINDSIGHT_LOCOMO``, else ``shared/data/locomo/locomo_dev.json``
-    next to the project (``../shared`` from the source tree, as in this workplace), else None.
-    The data is read where it lies; it is never copied into the project."""
+def locomo_path(path: str | Path | None = None, *, default: Path | None = None) -> Path:
+    """The LoCoMo file (locomo10.json format) to read: ``path`` when given, else ``$HINDSIGHT_LOCOMO``,
+    else ``default`` (a caller's own place: the project's benchmarks pass one beside the source tree).
+    Raises :class:`InvalidInputError` naming the variable when none of them is given or the file it
+    names does not exist. The data is read where it lies, never copied."""
     import os
 
-    if os.environ.get(LOCOMO_ENV):
-        return Path(os.environ[LOCOMO_ENV])
-    here = Path(__file__).resolve().parent.parent
-    for root in (here.parent, Path.cwd().parent, Path("/work")):
-        candidate = root / "shared" / "data" / "locomo" / "locomo_dev.json"
-        if candidate.exists():
-            return candidate
-    return None
+    if path:
+        found, source = Path(path), "the path given"
+    elif os.environ.get(LOCOMO_ENV):
+        found, source = Path(os.environ[LOCOMO_ENV]), f"${LOCOMO_ENV}"
+    elif default is not None:
+        found, source = default, f"the default place (${LOCOMO_ENV} is not set)"
+    else:
+        raise InvalidInputError(f"no LoCoMo file: pass its path or set {LOCOMO_ENV}",
+                                hint=f"e.g. {LOCOMO_ENV}=/data/locomo/locomo10.json")  # fmt: skip
+    if not found.is_file():
+        raise InvalidInputError(f"LoCoMo file {found} ({source}) does not exist",
+                                hint=f"Pass the path of a LoCoMo file or set {LOCOMO_ENV} to one.")  # fmt: skip
+    return found
 
 
 @dataclass(frozen=True)

@@ -8,10 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from hindsight_pg import Client
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg import Client, InvalidInputError
+from hindsight_pg._inputs import load_locomo, locomo_path
 
-LOCOMO = find_locomo() or Path("../shared/data/locomo/locomo_dev.json")
+BESIDE_PROJECT = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
+try:
+    LOCOMO = locomo_path(default=BESIDE_PROJECT)
+except InvalidInputError:
+    LOCOMO = BESIDE_PROJECT  # absent: the tests skip
 
 pytestmark = [
     pytest.mark.locomo,

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -70,3 +71,16 @@ def recall(conn: psycopg.Connection[Any], bank_id: str, query: str, embedding: l
     params = {"b": bank_id, "q": query, "e": None if embedding is None else str(embedding), **args}
     with conn.cursor(row_factory=psycopg.rows.dict_row) as cur:
         return cur.execute(sql, params).fetchall()
+
+
+def locomo_file() -> Path:
+    """LoCoMo for the tests that read it (hindsight_pg._inputs.locomo_path: $HINDSIGHT_LOCOMO, else the
+    development file beside the project, ../shared/data); that place, absent, when there is none (they skip)."""
+    from hindsight_pg import InvalidInputError
+    from hindsight_pg._inputs import locomo_path
+
+    beside = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
+    try:
+        return locomo_path(default=beside)
+    except InvalidInputError:
+        return beside

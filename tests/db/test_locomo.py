@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from _helpers import locomo_file
 
-from hindsight_pg._inputs import find_locomo, load_locomo, normalise_evidence
+from hindsight_pg._inputs import load_locomo, normalise_evidence
 
-LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
+LOCOMO = locomo_file()
 
 pytestmark = [
     pytest.mark.locomo,

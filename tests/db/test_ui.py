@@ -6,20 +6,19 @@ from __future__ import annotations
 import html
 import json
 import re
-from pathlib import Path
 
 import anyio
 import pytest
-from _helpers import vec
+from _helpers import locomo_file, vec
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
 
 from hindsight_pg import cli
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._inputs import load_locomo
 from hindsight_pg._mcp import build_server
 from hindsight_pg.ui import create_app
 
-LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
+LOCOMO = locomo_file()
 PAGES = ["", "/entities", "/recall", "/recall?q=What+did+Caroline+research%3F&dropped=on"]
 
 

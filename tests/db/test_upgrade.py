@@ -14,11 +14,12 @@ from typing import Any
 
 import psycopg
 import pytest
+from _helpers import locomo_file
 from psycopg import sql
 
 import hindsight_pl
 from hindsight_pg import EmbeddedServer
-from hindsight_pg._inputs import find_locomo, load_locomo
+from hindsight_pg._inputs import load_locomo
 from hindsight_pl.extract import find_names
 from hindsight_pl.providers import MINILM, LocalEmbedder
 
@@ -138,7 +139,7 @@ def test_every_released_version_upgrades_to_this_one():
 
 # -- Upgrades with memories in them ---------------------------------------------------------------
 
-LOCOMO = find_locomo() or Path("shared/data/locomo/locomo_dev.json")
+LOCOMO = locomo_file()
 TURNS = 150  # the first 150 of conv-26's 419 turns (sessions 1 to 8 of 19), one memory unit per turn
 QUESTIONS = 10  # its first 10 questions (categories 1-4) whose evidence lies in those turns
 BANK = "conv-26"

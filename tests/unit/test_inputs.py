@@ -4,7 +4,7 @@ from datetime import UTC, datetime
 import pytest
 
 from hindsight_pg import InvalidInputError
-from hindsight_pg._inputs import load_locomo, parse_locomo_time, read_items
+from hindsight_pg._inputs import LOCOMO_ENV, load_locomo, locomo_path, parse_locomo_time, read_items
 
 
 def test_text_file_is_one_document_named_by_its_path(tmp_path):
@@ -119,3 +119,23 @@ def test_load_locomo(tmp_path):
     assert conv.skipped_turns == 1  # "..." has no words
     assert conv.last_session_time == datetime(2023, 6, 2, 9, 0, tzinfo=UTC)
     assert len(conv.questions) == 1
+
+
+def test_locomo_path_is_the_argument_else_the_variable_else_the_callers_default(tmp_path, monkeypatch):
+    given, named, default = (tmp_path / n for n in ("given.json", "named.json", "default.json"))
+    for p in (given, named, default):
+        p.write_text("[]")
+    monkeypatch.delenv(LOCOMO_ENV, raising=False)
+    assert locomo_path(default=default) == default
+    monkeypatch.setenv(LOCOMO_ENV, str(named))
+    assert locomo_path(default=default) == named
+    assert locomo_path(given, default=default) == given
+
+
+def test_locomo_path_names_the_variable_when_there_is_no_file(tmp_path, monkeypatch):
+    monkeypatch.delenv(LOCOMO_ENV, raising=False)
+    with pytest.raises(InvalidInputError, match="no LoCoMo file: pass its path or set HINDSIGHT_LOCOMO"):
+        locomo_path()
+    monkeypatch.setenv(LOCOMO_ENV, str(tmp_path / "gone.json"))
+    with pytest.raises(InvalidInputError, match=r"gone.json \(\$HINDSIGHT_LOCOMO\) does not exist"):
+        locomo_path(default=tmp_path)
