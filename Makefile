@@ -51,13 +51,13 @@ DEB_PACKAGES := postgresql-15 postgresql-contrib postgresql-plpython3-15 postgre
 # exist; hide those lines, keep pip's exit status (pipefail).
 HIDE_PIP_NOISE := { grep -v '^WARNING: Location' || true; }
 
-VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
-PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(VERSION)
+EXT_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_pg.control)
+PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(EXT_VERSION)
 # The in-database Python's dependencies, installed once and shared by every version's directory.
 PYTHON_DEPS_DIR := $(PYTHON_LIB_ROOT)/site-packages
 FUNCTION_SOURCES := $(sort $(wildcard sql/functions/*.sql))
 SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(FUNCTION_SOURCES)
-EXT_SCRIPT := build/hindsight_pg--$(VERSION).sql
+EXT_SCRIPT := build/hindsight_pg--$(EXT_VERSION).sql
 
 # Released versions are frozen in sql/releases/: each one's install script
 # (hindsight_pg--<v>.sql) and the upgrade script that led to it
@@ -67,17 +67,17 @@ EXT_SCRIPT := build/hindsight_pg--$(VERSION).sql
 FROZEN_SCRIPTS := $(patsubst sql/releases/%,build/%,$(wildcard sql/releases/hindsight_pg--*.sql))
 RELEASED_VERSIONS := $(sort $(foreach f,$(notdir $(wildcard sql/releases/hindsight_pg--*.sql)),\
     $(if $(word 3,$(subst --, ,$(basename $f))),,$(word 2,$(subst --, ,$(basename $f))))))
-# The one upgrade script still open: sql/upgrades/<last release>--$(VERSION).sql holds the
+# The one upgrade script still open: sql/upgrades/<last release>--$(EXT_VERSION).sql holds the
 # schema changes since the last release; the build appends every function file (all
 # CREATE OR REPLACE) to it.
-UPGRADE_SOURCE := $(wildcard sql/upgrades/*--$(VERSION).sql)
+UPGRADE_SOURCE := $(wildcard sql/upgrades/*--$(EXT_VERSION).sql)
 UPGRADE_SCRIPT := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(UPGRADE_SOURCE))
-ifneq ($(filter $(VERSION),$(RELEASED_VERSIONS)),)
-$(error $(VERSION) is released (sql/releases/): raise default_version in hindsight_pg.control and __version__ in \
-  plpython/hindsight_pl/__init__.py, and start sql/upgrades/$(VERSION)--<next>.sql)
+ifneq ($(filter $(EXT_VERSION),$(RELEASED_VERSIONS)),)
+$(error $(EXT_VERSION) is released (sql/releases/): raise default_version in hindsight_pg.control and __version__ in \
+  plpython/hindsight_pl/__init__.py, and start sql/upgrades/$(EXT_VERSION)--<next>.sql)
 endif
 ifneq ($(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)),)
-$(error sql/upgrades/ holds $(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)), which does not lead to $(VERSION): \
+$(error sql/upgrades/ holds $(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)), which does not lead to $(EXT_VERSION): \
   freeze a released version with `make freeze` before raising the version)
 endif
 ALL_SCRIPTS := $(EXT_SCRIPT) $(FROZEN_SCRIPTS) $(UPGRADE_SCRIPT)
@@ -88,7 +88,7 @@ ALL_SCRIPTS := $(EXT_SCRIPT) $(FROZEN_SCRIPTS) $(UPGRADE_SCRIPT)
 # (sql/functions/limits.sql: hindsight.limits()).
 LIMITS_JSON := plpython/hindsight_pl/limits.json
 SQL_FILE = sed -e '/^@LIMITS_JSON@$$/{r $(LIMITS_JSON)' -e 'd;}'
-EXT_TEXT = { echo "-- hindsight_pg $(VERSION), built from sql/ by make; do not edit."; \
+EXT_TEXT = { echo "-- hindsight_pg $(EXT_VERSION), built from sql/ by make; do not edit."; \
   printf '%s\n' '\echo Use "CREATE EXTENSION hindsight_pg CASCADE" to load this file. \quit'; \
   for f in $(SQL_SOURCES); do echo; echo "-- $$f"; $(SQL_FILE) $$f; done; }
 UPGRADE_TEXT = { echo "-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), built from sql/ by make; do not edit."; \
@@ -99,8 +99,8 @@ UPGRADE_TEXT = { echo "-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOU
 # in-database Python directory filled in. The package version must equal the
 # extension version (the UDFs check it at run time too).
 $(EXT_SCRIPT): $(SQL_SOURCES) $(LIMITS_JSON) hindsight_pg.control plpython/hindsight_pl/__init__.py Makefile
-	@grep -q '^__version__ = "$(VERSION)"$$' plpython/hindsight_pl/__init__.py || \
-	  { echo "plpython/hindsight_pl/__init__.py does not say __version__ = \"$(VERSION)\" (hindsight_pg.control)"; exit 1; }
+	@grep -q '^__version__ = "$(EXT_VERSION)"$$' plpython/hindsight_pl/__init__.py || \
+	  { echo "plpython/hindsight_pl/__init__.py does not say __version__ = \"$(EXT_VERSION)\" (hindsight_pg.control)"; exit 1; }
 	@mkdir -p build
 	@$(EXT_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
@@ -131,7 +131,7 @@ PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgr
 all extension: $(ALL_SCRIPTS)
 
 install: system-packages pgvector venv install-extension
-	@echo "[install] done: extension hindsight_pg $(VERSION), in-database Python in $(PYTHON_LIB_DIR), driver in $(VENV)"
+	@echo "[install] done: extension hindsight_pg $(EXT_VERSION), in-database Python in $(PYTHON_LIB_DIR), driver in $(VENV)"
 
 system-packages:
 	@missing=$$(for p in $(DEB_PACKAGES); do \
@@ -169,8 +169,8 @@ install-extension: $(ALL_SCRIPTS) python-lib
 	  cmp -s $$f $(SHAREDIR)/extension/$$(basename $$f) || same=no; done; \
 	cmp -s hindsight_pg.so $(PKGLIBDIR)/hindsight_pg.so || same=no; \
 	if [ $$same = yes ]; then \
-	  echo "[install] extension hindsight_pg $(VERSION): up to date"; \
-	else echo "[install] extension hindsight_pg $(VERSION): installing into $(SHAREDIR)/extension"; \
+	  echo "[install] extension hindsight_pg $(EXT_VERSION): up to date"; \
+	else echo "[install] extension hindsight_pg $(EXT_VERSION): installing into $(SHAREDIR)/extension"; \
 	  $(MAKE) -s PGXS_MODE=1 install; fi
 
 # The in-database Python. Its dependencies are installed once, into $(PYTHON_DEPS_DIR).
@@ -189,8 +189,8 @@ python-lib: $(VENV)/.installed
 	    -r plpython/requirements.txt 2>&1 | $(HIDE_PIP_NOISE); \
 	  chmod -R a+rX $(PYTHON_LIB_ROOT); echo $$want > $$stamp; fi
 	@set -e; deps=$$(cd $(PYTHON_DEPS_DIR) && ls -A | grep -vx '\.requirements\.sha256' | LC_ALL=C sort); \
-	for v in $(RELEASED_VERSIONS) $(VERSION); do \
-	  if [ $$v = $(VERSION) ]; then src=plpython/hindsight_pl; else src=plpython/releases/$$v/hindsight_pl; fi; \
+	for v in $(RELEASED_VERSIONS) $(EXT_VERSION); do \
+	  if [ $$v = $(EXT_VERSION) ]; then src=plpython/hindsight_pl; else src=plpython/releases/$$v/hindsight_pl; fi; \
 	  dir=$(PYTHON_LIB_ROOT)/$$v; \
 	  have=$$(find $$dir -mindepth 1 -maxdepth 1 ! -name hindsight_pl -printf '%f %l\n' 2>/dev/null | LC_ALL=C sort || true); \
 	  if [ "$$have" != "$$(for e in $$deps; do echo "$$e $(PYTHON_DEPS_DIR)/$$e"; done)" ]; then \
@@ -210,26 +210,26 @@ python-lib: $(VENV)/.installed
 	  set -e; rm -rf $(PYTHON_LIB_ROOT)/models/reader; install -d -m 755 $(PYTHON_LIB_ROOT)/models; \
 	  cp -r hindsight_pg/data/reader $(PYTHON_LIB_ROOT)/models/reader; chmod -R a+rX $(PYTHON_LIB_ROOT)/models; fi
 
-# Release $(VERSION): its install script and the upgrade script that leads to it, built
+# Release $(EXT_VERSION): its install script and the upgrade script that leads to it, built
 # with the placeholder @PYTHON_LIB_DIR@ kept, go to sql/releases/; its hindsight_pl and
-# requirements to plpython/releases/$(VERSION)/; their checksums to sql/releases/SHA256SUMS.
+# requirements to plpython/releases/$(EXT_VERSION)/; their checksums to sql/releases/SHA256SUMS.
 # The upgrade's source leaves sql/upgrades/ (the frozen script holds it). Then raise the
 # version (hindsight_pg.control, plpython/hindsight_pl/__init__.py) and start
-# sql/upgrades/$(VERSION)--<next>.sql.
+# sql/upgrades/$(EXT_VERSION)--<next>.sql.
 freeze:
-	@test ! -e sql/releases/hindsight_pg--$(VERSION).sql || { echo "[freeze] $(VERSION) is released already"; exit 1; }
-	@test -n "$(UPGRADE_SOURCE)" || { echo "[freeze] no sql/upgrades/*--$(VERSION).sql to freeze"; exit 1; }
-	@set -e; install=sql/releases/hindsight_pg--$(VERSION).sql; \
+	@test ! -e sql/releases/hindsight_pg--$(EXT_VERSION).sql || { echo "[freeze] $(EXT_VERSION) is released already"; exit 1; }
+	@test -n "$(UPGRADE_SOURCE)" || { echo "[freeze] no sql/upgrades/*--$(EXT_VERSION).sql to freeze"; exit 1; }
+	@set -e; install=sql/releases/hindsight_pg--$(EXT_VERSION).sql; \
 	upgrade=sql/releases/hindsight_pg--$(notdir $(UPGRADE_SOURCE)); \
-	$(EXT_TEXT) | sed -e "1s|.*|-- hindsight_pg $(VERSION), as released (frozen: never edit; sql/upgrades/ takes it forward).|" \
-	  -e "2s|hindsight_pg CASCADE|hindsight_pg VERSION '$(VERSION)' CASCADE|" > $$install; \
+	$(EXT_TEXT) | sed -e "1s|.*|-- hindsight_pg $(EXT_VERSION), as released (frozen: never edit; sql/upgrades/ takes it forward).|" \
+	  -e "2s|hindsight_pg CASCADE|hindsight_pg VERSION '$(EXT_VERSION)' CASCADE|" > $$install; \
 	$(UPGRADE_TEXT) | sed "1s|.*|-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), as released (frozen: never edit).|" > $$upgrade; \
-	mkdir -p plpython/releases/$(VERSION); \
-	cp -r plpython/hindsight_pl plpython/requirements.txt plpython/releases/$(VERSION)/; \
-	rm -rf plpython/releases/$(VERSION)/hindsight_pl/__pycache__; \
-	sha256sum $$install $$upgrade $$(find plpython/releases/$(VERSION) -type f | LC_ALL=C sort) >> sql/releases/SHA256SUMS; \
+	mkdir -p plpython/releases/$(EXT_VERSION); \
+	cp -r plpython/hindsight_pl plpython/requirements.txt plpython/releases/$(EXT_VERSION)/; \
+	rm -rf plpython/releases/$(EXT_VERSION)/hindsight_pl/__pycache__; \
+	sha256sum $$install $$upgrade $$(find plpython/releases/$(EXT_VERSION) -type f | LC_ALL=C sort) >> sql/releases/SHA256SUMS; \
 	rm $(UPGRADE_SOURCE); \
-	echo "[freeze] $(VERSION) frozen: $$install, $$upgrade, plpython/releases/$(VERSION)/ (sql/releases/SHA256SUMS)"
+	echo "[freeze] $(EXT_VERSION) frozen: $$install, $$upgrade, plpython/releases/$(EXT_VERSION)/ (sql/releases/SHA256SUMS)"
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml

@@ -480,7 +480,7 @@ class Client:
                 self.extractor.llm.usage = self.llm_usage  # its calls are recorded on this client
             stored = retaining.retain(
                 PsycopgDatabase(self.conn), bank_id, prepared, llm_for=self._llm, extractor=self.extractor,
-                embedder_for=lambda config: self.embedder_of(bank_id, config), create_bank=create_bank,
+                embedder_of_config=lambda config: self.embedder_of(bank_id, config), create_bank=create_bank,
                 progress=progress,
             )  # fmt: skip
         document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
@@ -714,7 +714,7 @@ class Client:
         with _errors():
             found = recalling.recall(
                 PsycopgDatabase(self.conn), bank_id, query, embedder=None, reranker=self.reranker,
-                embedder_for=lambda config: self.embedder_of(bank_id, config), **arguments,
+                embedder_of_config=lambda config: self.embedder_of(bank_id, config), **arguments,
             )  # fmt: skip
         return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
 

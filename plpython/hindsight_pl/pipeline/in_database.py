@@ -117,7 +117,7 @@ def retain_text(
             update_mode=update_mode or "",
         )  # fmt: skip
         stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy),
-                                  embedder_for=lambda config: provider(plpy, gd, bank_id, "embedding"))  # fmt: skip
+                                  embedder_of_config=lambda _: provider(plpy, gd, bank_id, "embedding"))  # fmt: skip
         return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
 
     return raised(plpy, step)

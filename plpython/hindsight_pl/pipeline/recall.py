@@ -79,7 +79,7 @@ def recall(
     query: str,
     *,
     embedder: Embedder | None = None,
-    embedder_for: Callable[[Mapping[str, Any]], Embedder] | None = None,
+    embedder_of_config: Callable[[Mapping[str, Any]], Embedder] | None = None,
     reranker: Reranker | None = None,
     **arguments: Any,
 ) -> dict[str, Any]:
@@ -87,7 +87,7 @@ def recall(
     first], "trace": {...} or None}``. ``arguments`` are those of :data:`CANDIDATE_ARGUMENTS` and
     :data:`FINISH_ARGUMENTS` (defaults :data:`DEFAULTS`; times and the window as the database reads
     them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, or the one
-    ``embedder_for(bank config)`` gives (chosen from the config this call reads anyway: no extra round
+    ``embedder_of_config(bank config)`` gives (chosen from the config this call reads anyway: no extra round
     trip), else the database does; ``reranker`` scores the candidates here when it reads the query's script
     (:func:`hindsight_pl.providers.reads`), else the bank's cross-encoder does (under the same rule).
 
@@ -106,8 +106,8 @@ def recall(
     blank = not is_meaningful(query)
     limits.check_query(query)  # before any model reads it
     row = one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
-    if embedder_for is not None and not blank:
-        embedder = embedder_for((json_of(row["config"]) if row else None) or {})
+    if embedder_of_config is not None and not blank:
+        embedder = embedder_of_config((json_of(row["config"]) if row else None) or {})
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None and not blank else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
     if blank or reranker is None or not reads(reranker, query):

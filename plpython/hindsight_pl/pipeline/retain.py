@@ -115,14 +115,14 @@ def retain(
     bank_id: str,
     items: Sequence[dict[str, Any]],
     *,
-    embedder_for: Callable[[Mapping[str, Any]], Embedder],
+    embedder_of_config: Callable[[Mapping[str, Any]], Embedder],
     llm_for: Callable[[Mapping[str, Any]], LLMClient | None],
     extractor: Extractor | None = None,
     create_bank: bool = False,
     progress: Callable[[int], None] | None = None,
 ) -> Retained:
     """Store ``items`` (from :func:`prepare`) in the bank, :data:`GROUP_SIZE` at a time; the caller holds
-    the transaction. Facts are embedded by ``embedder_for(config)`` (the embedder of the bank's
+    the transaction. Facts are embedded by ``embedder_of_config(config)`` (the embedder of the bank's
     ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
     unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
     ``dedupe_similarity``); chunks a document already holds are not extracted again; the extractor knows the
@@ -139,7 +139,7 @@ def retain(
         db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true)", bank_id)
     config = bank_config(db, bank_id)
     extractor = extractor or units.bank_extractor(config, llm_for(config))
-    embedder = embedder_for(config)
+    embedder = embedder_of_config(config)
     dedupe = Deduplicator(float(config["dedupe_similarity"]))  # bank_config holds every key, its default stated once
     # names the bank knows tell a name from a sentence's first word ("Falcon sync notes:"); the call's own
     # names join them item by item (docs/retain.md "Entities")
