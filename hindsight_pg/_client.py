@@ -24,7 +24,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import errors, limits, providers
+from hindsight_pl import __version__, errors, limits, providers
 from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
@@ -38,6 +38,7 @@ from ._database import PsycopgDatabase
 from ._errors import (
     EmbeddingModelError,
     ExtensionError,
+    ExtensionVersionError,
     HindsightError,
     InvalidInputError,
     WorkerError,
@@ -87,7 +88,9 @@ def connect(
     this process instead of the bank's in-database cross-encoder (docs/providers.md).
 
     Raises :class:`ServerError` when the embedded server cannot start,
-    :class:`ExtensionError` when the database lacks the extension, and
+    :class:`ExtensionError` when the database lacks the extension,
+    :class:`ExtensionVersionError` when its version is not this driver's (``hindsight_pg.__version__``;
+    the message says whether to update the extension or the driver), and
     :class:`HindsightError` when the connection fails.
     """
     dsn = dsn or os.environ.get(DSN_ENV) or EmbeddedServer().ensure_running()
@@ -103,6 +106,9 @@ def connect(
             f"database {database!r} does not have the hindsight_pg extension",
             hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
         )
+    if row[0] != __version__:
+        conn.close()
+        raise ExtensionVersionError(row[0], __version__)
     register_vector(conn)
     return Client(conn, embedder=embedder, extractor=extractor, reranker=reranker)
 
@@ -337,7 +343,7 @@ class Client:
                 return int(row[0]) if row else 0
             except HindsightError as exc:
                 # units retained since the last batch have no new vector yet: embed them and finish again
-                if exc.sqlstate != "55000" or "have no" not in str(exc) or attempt == 4:
+                if exc.sqlstate != "HS425" or attempt == 4:
                     raise
         raise AssertionError("unreachable")
 

@@ -9,7 +9,7 @@ SQLSTATE   exception
 HS404      :class:`BankNotFoundError`
 22xxx      :class:`InvalidInputError`
 54000      :class:`LimitExceededError` (an input past a limit of ``hindsight.limits()``)
-23505      :class:`BankExistsError` (from ``create_bank``)
+23505      :class:`BankExistsError` (from ``create_bank``, or a row of hindsight.banks written twice)
 HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)
@@ -21,7 +21,7 @@ HS503      :class:`ExtractionError` (an in-database language model call failed)
 =========  ==========================
 
 A class is chosen by the SQLSTATE and the error's fields (severity: whether the server reported it;
-the source file that raised it), not by the message's words, except ``BankExistsError``'s.
+the source file that raised it; the table of a unique violation), never by the message's words.
 """
 
 from __future__ import annotations
@@ -95,6 +95,28 @@ class ConnectionLostError(HindsightError):
 
 class ExtensionError(HindsightError):
     """The hindsight_pg extension (or its in-database Python) is missing or of the wrong version."""
+
+
+class ExtensionVersionError(ExtensionError):
+    """The database's hindsight_pg extension is another version than this driver's: ``installed`` and
+    ``driver`` (version strings). An older extension is updated with ``ALTER EXTENSION hindsight_pg
+    UPDATE``; a newer one needs this driver upgraded (the message says which)."""
+
+    def __init__(self, installed: str, driver: str) -> None:
+        older = _version_key(installed) < _version_key(driver)
+        if older:
+            message = f"the database's hindsight_pg extension is {installed}, older than this driver ({driver})"
+            hint = "Run ALTER EXTENSION hindsight_pg UPDATE; as a superuser (docs/integrations.md, Upgrades)."
+        else:
+            message = f"the database's hindsight_pg extension is {installed}, newer than this driver ({driver})"
+            hint = f"Upgrade the driver to hindsight_pg {installed} (pip install 'hindsight-pg=={installed}')."
+        super().__init__(message, hint=hint)
+        self.installed, self.driver = installed, driver
+
+
+def _version_key(version: str) -> tuple[int, ...]:
+    """``"0.10.2"`` as ``(0, 10, 2)``, so versions compare by number; a part that is not a number counts 0."""
+    return tuple(int(part) if part.isdigit() else 0 for part in version.split("."))
 
 
 class NotSupportedError(HindsightError):
@@ -194,7 +216,7 @@ def from_database(exc: psycopg.Error) -> HindsightError:
     cls: type[HindsightError]
     if sqlstate == "HS404":
         cls = BankNotFoundError
-    elif sqlstate == "23505" and "bank" in message:
+    elif sqlstate == "23505" and diag.table_name == "banks" and diag.schema_name == "hindsight":
         cls = BankExistsError
     elif sqlstate.startswith("22"):
         cls = InvalidInputError

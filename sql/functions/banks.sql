@@ -304,7 +304,8 @@ BEGIN
     RETURNING b.bank_id INTO created;
     IF created IS NULL AND NOT if_not_exists THEN
         RAISE EXCEPTION 'bank "%" already exists', bank_id
-            USING ERRCODE = '23505', HINT = 'Pass if_not_exists => true to reuse it.';
+            USING ERRCODE = '23505', SCHEMA = 'hindsight', TABLE = 'banks', CONSTRAINT = 'banks_pkey',
+                  HINT = 'Pass if_not_exists => true to reuse it.';
     END IF;
     RETURN bank_id;
 END

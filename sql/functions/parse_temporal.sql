@@ -78,20 +78,23 @@ AS $$
 DECLARE
     found record;
 BEGIN
-    -- Recall's automatic window. Whatever goes wrong in the analysis means "no window":
-    -- it never fails a recall.
+    -- Recall's automatic window. What the analysis cannot take means "no window", never a failed
+    -- recall: a reference outside the years it holds, a time zone or hemisphere it does not know
+    -- (_parse_temporal's problem). Any other error (a missing in-database Python, a bug) raises.
+    IF isfinite(reference) IS false OR reference < '0002-01-01 00:00+00' OR reference >= '9999-01-01 00:00+00' THEN
+        RETURN NULL;
+    END IF;
     SELECT * INTO found FROM hindsight._parse_temporal(query, reference, config->>'time_zone', config->>'hemisphere');
     IF found.window_start IS NULL THEN
         RETURN NULL;
     END IF;
     RETURN tstzrange(found.window_start, found.window_end, '[]');
-EXCEPTION WHEN OTHERS THEN
-    RETURN NULL;
 END
 $$;
 COMMENT ON FUNCTION hindsight._query_window(text, timestamptz, jsonb) IS
     'The window recall uses when no temporal_window is given: hindsight.parse_temporal of the query at the '
-    'query timestamp with the bank''s time_zone and hemisphere; NULL when there is none or the analysis fails.';
+    'query timestamp with the bank''s time_zone and hemisphere; NULL when there is none, the time zone or '
+    'hemisphere is unknown or the reference is outside the years 2 to 9998. Other errors raise.';
 
 CREATE OR REPLACE FUNCTION hindsight._window_reach(
     bank_id text,

@@ -116,7 +116,7 @@ BEGIN
     WHERE u.bank_id = reembed_finish.bank_id AND u.embedding_next IS NULL;
     IF missing > 0 THEN
         RAISE EXCEPTION '% memory units of bank "%" have no % vector yet', missing, bank_id, model
-            USING ERRCODE = '55000', HINT = 'Store them (hindsight.reembed_store) and finish again.';
+            USING ERRCODE = 'HS425', HINT = 'Store them (hindsight.reembed_store) and finish again.';
     END IF;
     IF coalesce(cardinality(mental_model_ids), 0) <> coalesce(cardinality(mental_model_embeddings), 0) THEN
         RAISE EXCEPTION 'mental_model_ids has % ids for % embeddings', coalesce(cardinality(mental_model_ids), 0),
@@ -142,5 +142,6 @@ COMMENT ON FUNCTION hindsight.reembed_finish(text, text, uuid[], vector[]) IS
     'Ends a re-embedding with model in one transaction, under the bank''s write lock: every memory unit''s next '
     'vector replaces its vector, the mental models get the given vectors, and the bank''s config records model as '
     'its embedding_model. Returns the number of units swapped. Errors: HS404 unknown bank; 55000 no re-embedding '
-    'with model in progress (another run moved it to another model), a unit still without a next vector, or a '
-    'mental model with a vector left out; 22023 arrays of different lengths.';
+    'with model in progress (another run moved it to another model) or a mental model with a vector left out; '
+    'HS425 a unit still without a next vector (retained since the last reembed_store: store it and finish '
+    'again); 22023 arrays of different lengths.';

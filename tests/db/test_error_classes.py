@@ -1,6 +1,7 @@
 """The driver's error classes on one node, from real errors of the server: 0A000 raised by PostgreSQL is
 NotSupportedError (not "extension missing"), the extension's own 0A000 stays ExtensionError, a bank that
-exists is BankExistsError, and an error the client's libpq or a FATAL raised is never a WorkerError
+exists is BankExistsError (by the table of the unique violation, not the message), and an error the
+client's libpq or a FATAL raised is never a WorkerError
 (tests/citus/test_errors.py has the Citus side)."""
 
 from __future__ import annotations
@@ -9,7 +10,15 @@ import psycopg
 import pytest
 from psycopg import sql
 
-from hindsight_pg import BankExistsError, ConnectionLostError, ExtensionError, NotSupportedError
+import hindsight_pg
+from hindsight_pg import (
+    BankExistsError,
+    ConnectionLostError,
+    ExtensionError,
+    ExtensionVersionError,
+    HindsightError,
+    NotSupportedError,
+)
 from hindsight_pg._errors import from_database
 
 
@@ -34,8 +43,22 @@ def test_the_extensions_own_0A000_is_an_extension_error(db):
 
 def test_an_existing_bank_is_bank_exists(db, client):
     client.create_bank("taken")
-    with pytest.raises(BankExistsError):
+    with pytest.raises(BankExistsError, match='bank "taken" already exists'):
         client.create_bank("taken")
+    # by the error's table, not its words: a row of hindsight.banks written twice is the same error
+    with pytest.raises(psycopg.errors.UniqueViolation) as twice:
+        db.execute("INSERT INTO hindsight.banks (bank_id) VALUES ('taken')")
+    assert type(from_database(twice.value)) is BankExistsError
+
+
+def test_another_unique_violation_naming_a_bank_is_not_bank_exists(db, client):
+    client.create_bank("b")
+    insert = "INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES ('b', 'pets', 'Who has pets?')"
+    db.execute(insert)
+    with pytest.raises(psycopg.errors.UniqueViolation, match="bank_id") as again:
+        db.execute(insert)
+    error = from_database(again.value)
+    assert type(error) is HindsightError and error.sqlstate == "23505"
 
 
 def test_the_client_losing_its_connection_is_not_a_worker_error(db, postgresql_proc):
@@ -48,3 +71,25 @@ def test_the_client_losing_its_connection_is_not_a_worker_error(db, postgresql_p
         conn.execute("SELECT 1")
     assert type(from_database(info.value)) is ConnectionLostError
     conn.close()
+
+
+def test_connect_refuses_an_extension_of_another_version_and_says_what_to_run(db):
+    name = f"{db.info.dbname}_old"
+    db.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+    try:
+        dsn = f"host={db.info.host} port={db.info.port} user={db.info.user} dbname={name}"
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("CREATE EXTENSION hindsight_pg VERSION '0.2.0' CASCADE")
+        with pytest.raises(ExtensionVersionError) as older:
+            hindsight_pg.connect(dsn)
+        assert (older.value.installed, older.value.driver) == ("0.2.0", hindsight_pg.__version__)
+        assert str(older.value) == (
+            f"the database's hindsight_pg extension is 0.2.0, older than this driver ({hindsight_pg.__version__}) "
+            "(hint: Run ALTER EXTENSION hindsight_pg UPDATE; as a superuser (docs/integrations.md, Upgrades).)"
+        )
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("ALTER EXTENSION hindsight_pg UPDATE")
+        with hindsight_pg.connect(dsn) as client:  # the same version now
+            assert client.list_banks() == []
+    finally:
+        db.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))

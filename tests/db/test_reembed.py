@@ -127,8 +127,9 @@ def test_reembed_towards_another_model_discards_a_stopped_run(client, db):
 def test_reembed_finish_needs_every_unit_and_mental_model(client, db):
     client.retain_batch("b", [{"content": f} for f in FACTS[:2]], create_bank=True)
     db.execute("SELECT hindsight.reembed_begin('b', 'all-MiniLM-L6-v2')")
-    with pytest.raises(psycopg.errors.ObjectNotInPrerequisiteState, match='2 memory units of bank "b" have no'):
+    with pytest.raises(psycopg.Error, match='2 memory units of bank "b" have no') as missing:
         db.execute("SELECT hindsight.reembed_finish('b', 'all-MiniLM-L6-v2')")
+    assert missing.value.sqlstate == "HS425"  # its own code: the driver stores them and finishes again
     db.execute("UPDATE hindsight.memory_units SET embedding_next = embedding WHERE bank_id = 'b'")
     db.execute("""INSERT INTO hindsight.mental_models (bank_id, name, source_query, content, embedding)
                   SELECT 'b', 'pets', 'Who has pets?', 'Ana has a cat.', embedding
@@ -169,3 +170,36 @@ def test_a_model_that_cannot_load_starts_no_run(client, db):
     with pytest.raises(ProviderError):
         client.reembed("b", "/nonexistent/model")
     assert model_of(db, "b") == (E5, None)
+
+
+class RetainingMeanwhile(LocalEmbedder):
+    """MiniLM that, when the run's last step embeds the mental models, has another session retain a fact
+    first: a writer between the last batch and reembed_finish."""
+
+    def __init__(self, writer: Client) -> None:
+        super().__init__(MINILM)
+        self.writer, self.wrote = writer, False
+
+    def embed(self, texts, kind="passage"):
+        if texts == ["Ana has a cat."] and not self.wrote:
+            self.wrote = True
+            self.writer.retain("b", "Kim plays chess online at night.")
+        return super().embed(texts, kind=kind)
+
+
+def test_reembed_embeds_a_unit_retained_before_finish_and_finishes_again(client, db, postgresql_proc, embedder):
+    client.retain_batch("b", [{"content": f} for f in FACTS[:3]], create_bank=True)
+    db.execute("""INSERT INTO hindsight.mental_models (bank_id, name, source_query, content, embedding)
+                  SELECT 'b', 'pets', 'Who has pets?', 'Ana has a cat.', embedding
+                  FROM hindsight.memory_units WHERE bank_id = 'b' LIMIT 1""")  # fmt: skip
+    other = psycopg.connect(host=postgresql_proc.host, port=postgresql_proc.port, user=postgresql_proc.user,
+                            dbname=db.info.dbname, autocommit=True)  # fmt: skip
+    with other:
+        meanwhile = RetainingMeanwhile(Client(other, embedder=embedder))
+        # 3 units, then the fourth after finish refused the run (HS425): embedded, and finish again
+        assert client.reembed("b", MINILM, embedder=meanwhile) == 4
+    assert meanwhile.wrote
+    assert model_of(db, "b") == (MINILM, None)
+    after = vectors(db, "b")
+    assert np.allclose(after["Kim plays chess online at night."][0],
+                       LocalEmbedder(MINILM).embed(["Kim plays chess online at night."])[0], atol=1e-6)  # fmt: skip

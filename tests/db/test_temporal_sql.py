@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 import psycopg
 import pytest
 from _helpers import NO_LINKS, bank, put, recall, vec
+from psycopg import sql
 
 import hindsight_pg
 from hindsight_pl.temporal import parse_temporal
@@ -39,9 +40,29 @@ def test_bad_time_zone_is_an_error_in_sql(db):
         db.execute("SELECT hindsight.parse_temporal('last week', now(), 'Nowhere/Land')")
 
 
-def test_the_automatic_window_never_fails_a_recall(db):
+def test_what_the_automatic_window_cannot_take_is_no_window(db):
+    window = "SELECT hindsight._query_window('last week', %s::timestamptz, %s)"
     config = '{"time_zone": "Nowhere/Land", "hemisphere": "north"}'
-    assert db.execute("SELECT hindsight._query_window('last week', now(), %s)", (config,)).fetchone()[0] is None
+    assert db.execute(window, ("2026-03-04T12:00Z", config)).fetchone()[0] is None
+    assert db.execute(window, ("2026-03-04T12:00Z", '{"hemisphere": "east"}')).fetchone()[0] is None
+    for reference in ("infinity", "9999-06-01T00:00Z", "0001-06-01T00:00Z"):
+        assert db.execute(window, (reference, "{}")).fetchone()[0] is None
+    # and what it can take is a window
+    found = db.execute(window, ("2026-03-04T12:00Z", '{"time_zone": "UTC"}')).fetchone()[0]
+    assert (found.lower.isoformat(), found.upper.isoformat()) == (
+        "2026-02-23T00:00:00+00:00",
+        "2026-03-01T23:59:59.999999+00:00",
+    )
+
+
+def test_any_other_error_of_the_automatic_window_raises(db, role):
+    # a role that may not run the analysis: before, every error was swallowed as "no window"
+    with pytest.raises(psycopg.errors.InsufficientPrivilege), db.transaction():
+        db.execute("REVOKE EXECUTE ON FUNCTION hindsight._parse_temporal(text, timestamptz, text, text) FROM PUBLIC")
+        db.execute(sql.SQL("SET LOCAL ROLE {}").format(sql.Identifier(role)))
+        db.execute("SELECT hindsight._query_window('last week', now(), '{}')")
+    assert db.execute("SELECT has_function_privilege('public', 'hindsight._parse_temporal(text, timestamptz, text, "
+                      "text)', 'EXECUTE')").fetchone() == (True,)  # fmt: skip
 
 
 def test_last_spring_ranks_april_above_october(db):

@@ -9,6 +9,8 @@ import ast
 import re
 from pathlib import Path
 
+from hindsight_pg import ExtensionError, ExtensionVersionError
+
 ROOT = Path(__file__).resolve().parents[2]
 PIPELINE = ROOT / "plpython/hindsight_pl/pipeline"
 DRIVER_FILES = sorted(
@@ -69,3 +71,13 @@ def test_the_driver_calls_only_public_sql():
 def test_every_allowed_private_call_is_still_made():
     # an entry whose call went is removed, so the list says what remains
     assert ALLOWED.keys() - private_calls() == set()
+
+
+def test_a_newer_extension_asks_for_a_newer_driver():
+    # connect's other case (tests/db/test_error_classes.py has an older extension, in a real database)
+    error = ExtensionVersionError("0.10.0", "0.3.0")  # by number: 0.10 is newer than 0.3
+    assert isinstance(error, ExtensionError)
+    assert str(error) == (
+        "the database's hindsight_pg extension is 0.10.0, newer than this driver (0.3.0) "
+        "(hint: Upgrade the driver to hindsight_pg 0.10.0 (pip install 'hindsight-pg==0.10.0').)"
+    )
