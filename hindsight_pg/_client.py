@@ -290,7 +290,7 @@ class Client:
         if batch_size < 1:
             raise InvalidInputError(f"batch_size must be at least 1, got {batch_size}")
         if not isinstance(model, str) or not model.strip():
-            raise InvalidInputError("model must name an embedding model", hint="e.g. multilingual-e5-small")
+            raise InvalidInputError("model must name an embedding model", hint=f"e.g. {providers.E5}")
         if embedder is None:
             # the database-wide provider when it gives that model (a model server), else the local model
             with _errors():

@@ -7,6 +7,8 @@ from typing import Annotated, Any
 
 import typer
 
+from hindsight_pl.providers import E5, MINILM
+
 from .._errors import InvalidInputError
 from . import _render as render
 from ._app import Dsn, app, open_client
@@ -60,9 +62,7 @@ def config(
 @app.command(short_help="Re-make a bank's vectors with another embedding model.")
 def reembed(
     bank: Annotated[str, typer.Argument(help="Bank id.")],
-    model: Annotated[
-        str, typer.Option(help="The model to move to: all-MiniLM-L6-v2, multilingual-e5-small, or a path.")
-    ],
+    model: Annotated[str, typer.Option(help=f"The model to move to: {MINILM}, {E5}, or a path.")],
     batch_size: Annotated[int, typer.Option(min=1, help="Memory units embedded and committed at a time.")] = 64,
     dsn: Dsn = None,
 ) -> None:

@@ -387,7 +387,9 @@ class HTTPEmbedder(_HTTP):
             rows.extend(answer)
         vectors = np.asarray(rows, dtype=np.float32).reshape(len(texts), -1) if rows else np.zeros((0, DIMENSIONS))
         if vectors.shape[1] != DIMENSIONS:
-            raise ProviderError(f"model server {self.url} gives {vectors.shape[1]} dimensions; memory units hold 384")
+            raise ProviderError(
+                f"model server {self.url} gives {vectors.shape[1]} dimensions; memory units hold {DIMENSIONS}"
+            )
         return vectors.astype(np.float32)
 
 

@@ -1,6 +1,18 @@
-"""The extension's catalogue: comments, keys, dump registration."""
+"""The extension's catalogue: comments, keys, dump registration, and the defaults the database writes
+checked against their one source (the model, the dimension, the arms; tests/unit/test_single_sources.py
+has the files)."""
 
+import inspect
 import re
+from pathlib import Path
+
+import psycopg
+import pytest
+
+import hindsight_pg
+from hindsight_pl import providers
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_every_function_in_schema_hindsight_has_a_comment(db):
@@ -120,3 +132,43 @@ def test_comments_quote_the_defaults_the_bank_configuration_has(db):
                 wrong.append((key + " (MiniLM)", minilm_value, minilm[key]))
     assert wrong == []
     assert checked >= 10  # the arms' and consolidation's thresholds, graph and temporal settings
+
+
+def test_the_databases_model_and_dimension_are_the_providers(db):
+    # the default model, written in the default config, the default provider and the provider's model name
+    defaults = db.execute(
+        "SELECT hindsight._default_config()->>'embedding_model',"
+        " hindsight.provider_config(NULL, 'embedding')->>'model',"
+        ' hindsight.embedding_model_name(\'{"kind": "local"}\')'
+    ).fetchone()
+    assert defaults == (providers.E5, providers.E5, providers.E5)
+    # every vector column of the extension holds the providers' dimension
+    columns = db.execute(
+        "SELECT c.relname || '.' || a.attname, format_type(a.atttypid, a.atttypmod) FROM pg_attribute a"
+        " JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace"
+        " WHERE n.nspname = 'hindsight' AND c.relkind = 'r' AND NOT a.attisdropped AND a.atttypid = 'vector'::regtype"
+        " ORDER BY 1"
+    ).fetchall()
+    assert {name for name, _ in columns} >= {"memory_units.embedding", "mental_models.embedding"}
+    assert {kind for _, kind in columns} == {f"vector({providers.DIMENSIONS})"}
+
+
+def arms_in(text: str) -> set[str]:
+    return {arm.strip() for arm in text.split(",")}
+
+
+def test_every_list_of_the_arms_is_the_default_configs(db, client):
+    # the source: the arms the default configuration weighs
+    arms = {k for (k,) in db.execute("SELECT jsonb_object_keys(hindsight._default_config()->'arm_weights')")}
+    assert len(arms) == 4
+    client.create_bank("b")
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as recall:
+        db.execute("SELECT * FROM hindsight.recall('b', 'q', arms => ARRAY['nope'])")
+    assert arms_in(re.fullmatch(r"Arms: (.+)\.", recall.value.diag.message_hint).group(1)) == arms
+    with pytest.raises(psycopg.errors.InvalidParameterValue) as boosts:
+        db.execute("""SELECT hindsight.configure_bank('b', '{"strategy_boosts": {"nope": "high"}}')""")
+    assert arms_in(re.fullmatch(r"Arms: (.+); tiers: .+", boosts.value.diag.message_hint).group(1)) == arms
+    reference = (ROOT / "docs/reference.md").read_text()
+    assert arms_in(re.search(r"`arms` ⊆ ([\w, ]+) \(default all\)", reference).group(1)) == arms
+    described = " ".join(inspect.getdoc(hindsight_pg.Client.recall).split())
+    assert arms_in(re.search(r"picks a subset of ([\w, ]+);", described).group(1)) == arms
