@@ -696,7 +696,7 @@ class Client:
         per arm unless the bank's config says otherwise); ``tags_match`` is any |
         all | any_strict | all_strict | exact; ``temporal_window`` = (start, end)
         runs the temporal arm over that span (naive datetimes are UTC); ``arms``
-        picks a subset of semantic, bm25, graph, temporal; ``fusion`` is rrf or
+        picks a subset of semantic, keyword, graph, temporal; ``fusion`` is rrf or
         interleave; ``passthrough`` is calibrated, normalized or rank_linear; ``prefer_observations``
         drops a fact that an observation among the results cites. With ``trace``,
         ``response.trace`` holds every stage's figures.
@@ -728,8 +728,8 @@ class Client:
 _SCORE_COLUMNS = {
     "score": "final", "rrf_score": "rrf", "rerank_score": "rerank", "recency": "recency",
     "temporal_proximity": "temporal_proximity", "proof": "proof",
-    "semantic_rank": "semantic_rank", "semantic_score": "semantic_score", "bm25_rank": "bm25_rank",
-    "bm25_score": "bm25_score", "graph_rank": "graph_rank", "graph_score": "graph_score",
+    "semantic_rank": "semantic_rank", "semantic_score": "semantic_score", "keyword_rank": "keyword_rank",
+    "keyword_score": "keyword_score", "graph_rank": "graph_rank", "graph_score": "graph_score",
     "temporal_rank": "temporal_rank", "temporal_score": "temporal_score",
 }  # fmt: skip
 

@@ -98,6 +98,13 @@ DROP INDEX hindsight.memory_units_type_effective_idx;
 CREATE INDEX memory_units_type_effective_idx
     ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
 
+-- The "bm25" arm is called keyword: BM25 is only its default backend (ts_rank_cd under keyword_backend
+-- native, ParadeDB under pg_search). Its rank and score columns follow, here and in recall_result below.
+ALTER TYPE hindsight._fused_hit RENAME ATTRIBUTE bm25_rank TO keyword_rank;
+ALTER TYPE hindsight._fused_hit RENAME ATTRIBUTE bm25_score TO keyword_score;
+ALTER TYPE hindsight.recall_candidate RENAME ATTRIBUTE bm25_rank TO keyword_rank;
+ALTER TYPE hindsight.recall_candidate RENAME ATTRIBUTE bm25_score TO keyword_score;
+
 -- One definition of recall's result columns: hindsight.recall and hindsight.recall_finish return
 -- hindsight.recall_result rows (the same columns as before), so the functions are made again.
 -- A row of hindsight.recall and hindsight.recall_finish (and, as JSON, of recall_json's results):
@@ -124,8 +131,8 @@ CREATE TYPE hindsight.recall_result AS (
     proof              float8,
     semantic_rank      int,
     semantic_score     float8,
-    bm25_rank          int,
-    bm25_score         float8,
+    keyword_rank       int,
+    keyword_score      float8,
     graph_rank         int,
     graph_score        float8,
     temporal_rank      int,
@@ -172,6 +179,13 @@ SET config = '{"dedupe_similarity": 0.95, "observation_merge_similarity": 0.97, 
                "semantic_link_min_similarity": 0.7, "graph_seed_min_similarity": 0.3, "graph_semantic_floor": 0.3,
                "temporal_min_similarity": 0.1}'::jsonb || config
 WHERE config->>'embedding_model' IS DISTINCT FROM 'all-MiniLM-L6-v2';
+-- The arm "bm25" is called keyword (above): a bank's per-arm weights and boosts follow; the new
+-- hindsight._check_config refuses the old name.
+UPDATE hindsight.banks
+SET config = config || (SELECT jsonb_object_agg(k, ((config->k) - 'bm25') || jsonb_build_object('keyword', config->k->'bm25'))
+                        FROM unnest(ARRAY['arm_weights', 'passthrough_weights', 'strategy_boosts']) k
+                        WHERE config->k ? 'bm25')
+WHERE config->'arm_weights' ? 'bm25' OR config->'passthrough_weights' ? 'bm25' OR config->'strategy_boosts' ? 'bm25';
 ALTER TABLE hindsight.banks ENABLE TRIGGER banks_config_checked;
 COMMENT ON TABLE hindsight.banks IS
     'Memory banks: one isolated memory per agent or user. config overrides hindsight._default_config() and records '
