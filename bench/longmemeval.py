@@ -9,7 +9,7 @@ recalled as of its ``question_date``. Figures, per question type and overall:
   session-level Recall@5: whether any evidence session holds one of the top 5 turns (recall_any).
 
 Abstention questions (ids ending in ``_abs``: no evidence) are counted and left out. Methods, on the same banks
-and questions: the full pipeline, the semantic arm alone, the BM25 arm alone, semantic+bm25 (their RRF inside the
+and questions: the full pipeline, the semantic arm alone, the keyword arm alone, semantic+keyword (their RRF inside the
 pipeline), and exact cosine (``ORDER BY embedding <=> query``, no pipeline).
 
 Default protocol: the user's turns only, single-session-assistant questions skipped (their evidence is in the
@@ -54,8 +54,8 @@ HELD_OUT = 60
 METHODS: dict[str, list[str] | None] = {
     "full": None,
     "semantic": ["semantic"],
-    "bm25": ["bm25"],
-    "semantic+bm25": ["semantic", "bm25"],
+    "keyword": ["keyword"],
+    "semantic+keyword": ["semantic", "keyword"],
 }
 COSINE = "exact cosine"
 SSA = "single-session-assistant"

@@ -28,7 +28,7 @@ import matplotlib.pyplot as plt
 RESULTS = Path("bench/results")
 DOCS = Path("docs")
 CATEGORIES = ["multi-hop", "temporal", "open-domain", "single-hop"]
-MAIN_METHODS = ["full", "semantic", "bm25", "graph", "temporal", "semantic+bm25"]
+MAIN_METHODS = ["full", "semantic", "keyword", "graph", "temporal", "semantic+keyword"]
 LATENCY_ROWS = [
     "bare kNN LIMIT 10",
     "bare kNN LIMIT 300, ef_search 300",

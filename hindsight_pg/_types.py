@@ -105,8 +105,8 @@ class Scores:
     proof: float
     semantic_rank: int | None = None
     semantic_score: float | None = None
-    bm25_rank: int | None = None
-    bm25_score: float | None = None
+    keyword_rank: int | None = None
+    keyword_score: float | None = None
     graph_rank: int | None = None
     graph_score: float | None = None
     temporal_rank: int | None = None

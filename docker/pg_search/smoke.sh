@@ -10,6 +10,6 @@ SELECT count(*) FROM hindsight.retain('search', jsonb_build_array(
         'embedding', (SELECT jsonb_agg(CASE WHEN i = 1 THEN 1 ELSE 0 END) FROM generate_series(1, 384) i))))),
     jsonb_build_object('units', jsonb_build_array(jsonb_build_object('text', '我们上周讨论了新的推荐算法方案',
         'embedding', (SELECT jsonb_agg(CASE WHEN i = 2 THEN 1 ELSE 0 END) FROM generate_series(1, 384) i)))))));
-SELECT rank, text, bm25_rank FROM hindsight.recall('search', 'billing migration', arms => '{bm25}');
-SELECT rank, text, bm25_rank FROM hindsight.recall('search', '推荐算法', arms => '{bm25}');
+SELECT rank, text, keyword_rank FROM hindsight.recall('search', 'billing migration', arms => '{keyword}');
+SELECT rank, text, keyword_rank FROM hindsight.recall('search', '推荐算法', arms => '{keyword}');
 SQL

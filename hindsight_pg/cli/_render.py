@@ -80,7 +80,7 @@ def print_results(response: RecallResponse, indent: str = "", time_zone: str = "
     for r in response.results:
         arms = ", ".join(
             f"{arm} #{rank}"
-            for arm, rank in (("semantic", r.scores.semantic_rank), ("bm25", r.scores.bm25_rank))
+            for arm, rank in (("semantic", r.scores.semantic_rank), ("keyword", r.scores.keyword_rank))
             if rank is not None
         )
         kind = "observation: " if r.fact_type == "observation" else ""

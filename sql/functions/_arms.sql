@@ -116,7 +116,7 @@ BEGIN
     -- says more: on the LoCoMo dev split (760 questions) Recall@10 of the full
     -- pipeline is 0.659 with longer-first and 0.601 with shorter-first.
     RETURN (
-        SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+        SELECT coalesce(array_agg(ROW('keyword', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
         FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.len DESC, n.text, n.id)::int AS rn
               FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
                            length(u.text) AS len, u.text
@@ -197,7 +197,7 @@ BEGIN
         )
         -- exact ties among them (same terms, counts and length: frequent without length
         -- normalisation) are ranked by text, as in the native backend, not by unit id
-        SELECT coalesce(array_agg(ROW('bm25', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
+        SELECT coalesce(array_agg(ROW('keyword', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
         FROM (SELECT t.unit_id, t.score,
                      row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, u.text, t.unit_id)::int AS rn
               FROM top t

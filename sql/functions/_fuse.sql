@@ -57,18 +57,18 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
     -- rrf: fused = sum over arms of weight_arm / (k + rank / divisor_arm), ranks
     -- 1-based (Cormack, Clarke & Buettcher, SIGIR 2009; k = 60 as in TEMPR).
-    -- interleave: round-robin over semantic, bm25, graph, temporal (each arm's #1,
+    -- interleave: round-robin over semantic, keyword, graph, temporal (each arm's #1,
     -- then each arm's #2, ...), a unit placed where it first appears; fused =
     -- 1 / (k + position). Every unit keeps its rank and score in each arm.
     WITH per_unit AS (
         SELECT h.unit_id,
                sum(coalesce((weights->>h.arm)::float8, 1.0)
                    / (k + h.rank / coalesce((divisors->>h.arm)::float8, 1.0))) AS rrf,
-               min(h.rank * 4 + array_position(ARRAY['semantic', 'bm25', 'graph', 'temporal'], h.arm)) AS first_slot,
+               min(h.rank * 4 + array_position(ARRAY['semantic', 'keyword', 'graph', 'temporal'], h.arm)) AS first_slot,
                min(h.rank) FILTER (WHERE h.arm = 'semantic') AS semantic_rank,
                max(h.score) FILTER (WHERE h.arm = 'semantic') AS semantic_score,
-               min(h.rank) FILTER (WHERE h.arm = 'bm25') AS bm25_rank,
-               max(h.score) FILTER (WHERE h.arm = 'bm25') AS bm25_score,
+               min(h.rank) FILTER (WHERE h.arm = 'keyword') AS keyword_rank,
+               max(h.score) FILTER (WHERE h.arm = 'keyword') AS keyword_score,
                min(h.rank) FILTER (WHERE h.arm = 'graph') AS graph_rank,
                max(h.score) FILTER (WHERE h.arm = 'graph') AS graph_score,
                min(h.rank) FILTER (WHERE h.arm = 'temporal') AS temporal_rank,
@@ -80,11 +80,11 @@ AS $$
            CASE WHEN method = 'interleave'
                 THEN 1.0 / (k + row_number() OVER (ORDER BY p.first_slot))
                 ELSE p.rrf END,
-           p.semantic_rank, p.semantic_score, p.bm25_rank, p.bm25_score,
+           p.semantic_rank, p.semantic_score, p.keyword_rank, p.keyword_score,
            p.graph_rank, p.graph_score, p.temporal_rank, p.temporal_score
     FROM per_unit p
 $$;
 COMMENT ON FUNCTION hindsight._fuse(hindsight._arm_hit[], text, float8, jsonb, jsonb) IS
-    'Fuses ranked arm hits (arms semantic, bm25, graph, temporal; ranks 1-based) into one row per unit. '
+    'Fuses ranked arm hits (arms semantic, keyword, graph, temporal; ranks 1-based) into one row per unit. '
     'rrf: sum of weight/(k + rank/divisor) (Cormack et al. 2009); interleave: 1/(k + round-robin position). '
     'Each row keeps every arm''s rank and score. Unordered.';

@@ -53,7 +53,7 @@ BEGIN
     END IF;
     -- paradedb.match parses nothing (no query syntax), so the query is plain text.
     EXECUTE $sql$
-        SELECT coalesce(array_agg(ROW('bm25', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
+        SELECT coalesce(array_agg(ROW('keyword', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
         FROM (SELECT u.id, paradedb.score(u.id)::float8 AS score,
                      row_number() OVER (ORDER BY paradedb.score(u.id) DESC, u.id)::int AS rn
               FROM hindsight.memory_units u

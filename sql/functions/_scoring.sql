@@ -161,8 +161,8 @@ CREATE OR REPLACE FUNCTION hindsight._calibrated(
     cosine float8,
     min_cosine float8,
     max_cosine float8,
-    bm25_score float8,
-    best_bm25 float8,
+    keyword_score float8,
+    best_keyword float8,
     temporal_score float8,
     windowed bool,
     weights jsonb
@@ -170,23 +170,23 @@ CREATE OR REPLACE FUNCTION hindsight._calibrated(
 RETURNS float8
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-    -- (w_rrf * rrf / best + w_semantic * (cos - min) / (max - min) + w_bm25 * bm25 / best
+    -- (w_rrf * rrf / best + w_semantic * (cos - min) / (max - min) + w_keyword * keyword / best
     --  [+ w_temporal * temporal arm score, under a time window]) / the sum of the weights in force:
     -- a term is 0 when its arm did not score the unit (or every candidate scored alike), and the
     -- result is in [0, 1]. A convex combination of normalised scores (Bruch, Gai & Ingber, TOIS
     -- 2023), with the fused score as a signal of its own so that the graph arm still counts.
     SELECT (w.r * coalesce(rrf_score / nullif(best_rrf, 0), 0)
             + w.s * coalesce((cosine - min_cosine) / nullif(max_cosine - min_cosine, 0), 0)
-            + w.b * coalesce(bm25_score / nullif(best_bm25, 0), 0)
+            + w.k * coalesce(keyword_score / nullif(best_keyword, 0), 0)
             + w.t * coalesce(least(greatest(temporal_score, 0), 1), 0))
-           / nullif(w.r + w.s + w.b + w.t, 0)
+           / nullif(w.r + w.s + w.k + w.t, 0)
     FROM (SELECT coalesce((weights->>'rrf')::float8, 0) AS r, coalesce((weights->>'semantic')::float8, 0) AS s,
-                 coalesce((weights->>'bm25')::float8, 0) AS b,
+                 coalesce((weights->>'keyword')::float8, 0) AS k,
                  CASE WHEN windowed THEN coalesce((weights->>'temporal')::float8, 0) ELSE 0 END AS t) w
 $$;
 COMMENT ON FUNCTION hindsight._calibrated(float8, float8, float8, float8, float8, float8, float8, float8, bool, jsonb) IS
     'The calibrated passthrough score of one candidate, in [0, 1]: (weights.rrf * rrf / best rrf + weights.semantic '
-    '* (cosine - min cosine) / (max - min) + weights.bm25 * bm25 / best bm25 + weights.temporal * temporal arm score '
+    '* (cosine - min cosine) / (max - min) + weights.keyword * keyword / best keyword + weights.temporal * temporal arm score '
     '(only when windowed)) / the sum of the weights in force; min and best over the candidates, a missing score '
     'counts 0. Convex combination of normalised scores (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for '
     'Hybrid Retrieval", ACM TOIS 2023).';

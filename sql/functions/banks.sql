@@ -11,8 +11,8 @@ AS $$
         "adaptive_min": 20,
         "adaptive_max": 2000,
         "rrf_k": 60,
-        "passthrough_weights": {"rrf": 0.5, "semantic": 0.25, "bm25": 0.25, "temporal": 0.25},
-        "arm_weights": {"semantic": 1.0, "bm25": 1.0, "graph": 0.25, "temporal": 1.0},
+        "passthrough_weights": {"rrf": 0.5, "semantic": 0.25, "keyword": 0.25, "temporal": 0.25},
+        "arm_weights": {"semantic": 1.0, "keyword": 1.0, "graph": 0.25, "temporal": 1.0},
         "strategy_boosts": {},
         "reranker_max_candidates": 300,
         "reranker_candidates": {"low": 5, "mid": 10, "high": 30},
@@ -136,14 +136,19 @@ BEGIN
             RAISE EXCEPTION 'bank config "%" must be an integer >= 0, got %', config_key, config_value
                 USING ERRCODE = '22023';
         END IF;
+        IF config_key IN ('arm_weights', 'passthrough_weights', 'strategy_boosts') AND config_value ? 'bm25' THEN
+            RAISE EXCEPTION 'bank config "%" names the arm "bm25", which is called keyword since 0.3.0', config_key
+                USING ERRCODE = '22023', HINT = format('Write "keyword": %s instead of "bm25": %s (BM25 stays the '
+                    'keyword arm''s default keyword_backend).', config_value->'bm25', config_value->'bm25');
+        END IF;
         IF config_key = 'strategy_boosts' THEN
             SELECT format('"%s": "%s"', b.key, b.value #>> '{}') INTO bad FROM jsonb_each(config_value) b
-            WHERE b.key NOT IN ('semantic', 'bm25', 'graph', 'temporal')
+            WHERE b.key NOT IN ('semantic', 'keyword', 'graph', 'temporal')
                OR coalesce(b.value #>> '{}', '') NOT IN ('low', 'medium', 'high') LIMIT 1;
             IF bad IS NOT NULL THEN
                 RAISE EXCEPTION 'strategy_boosts entry % is not an arm with a tier', bad
                     USING ERRCODE = '22023',
-                          HINT = 'Arms: semantic, bm25, graph, temporal; tiers: low, medium, high.';
+                          HINT = 'Arms: semantic, keyword, graph, temporal; tiers: low, medium, high.';
             END IF;
         ELSIF config_key = 'disposition' THEN
             SELECT b.key INTO bad FROM jsonb_each(config_value) b

@@ -56,10 +56,10 @@ $$Recalls the memory units of a bank that best answer query, packed into max_tok
 hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
 it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
 recall_budget; budget low|mid|high = 100|300|1000, or adaptive): semantic (cosine to query_embedding,
-vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), bm25 (Okapi BM25 over the query's words, b = 0 by default; ts_rank_cd with keyword_backend native), graph (entity,
+vector(384); when NULL, the bank's embedding provider embeds the query, hindsight.embed), keyword (Okapi BM25 over the query's words, b = 0 by default; ts_rank_cd with keyword_backend native), graph (entity,
 semantic and causal links from the semantic hits, tanh activation), temporal (units in temporal_window, then
 spreading along temporal and causal links). Fusion: RRF, sum 1/(60 + rank) (Cormack et al. 2009), or
-interleave. Score: passthrough (calibrated: 0.5 fused / best + 0.25 min-max cosine + 0.25 BM25 / best, and
+interleave. Score: passthrough (calibrated: 0.5 fused / best + 0.25 min-max cosine + 0.25 keyword score / best, and
 0.25 temporal arm score under a window, over the weights' sum) times
 recency, temporal-proximity and proof boosts; with a cross-encoder, which reads the best reranker_candidates[budget]
 by that score (5 / 10 / 30, hindsight.texts_to_rerank), its rank and that order are fused by weighted RRF (reranker_weight 0.7; hindsight.recall_finish).

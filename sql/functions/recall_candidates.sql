@@ -52,10 +52,12 @@ BEGIN
         RAISE EXCEPTION 'unknown fact type "%"', coalesce(bad, 'NULL')
             USING ERRCODE = '22023', HINT = 'Use world, experience or observation.';
     END IF;
-    SELECT a INTO bad FROM unnest(arms) AS a WHERE a IS NULL OR a NOT IN ('semantic', 'bm25', 'graph', 'temporal') LIMIT 1;
+    SELECT a INTO bad FROM unnest(arms) AS a WHERE a IS NULL OR a NOT IN ('semantic', 'keyword', 'graph', 'temporal') LIMIT 1;
     IF FOUND THEN
         RAISE EXCEPTION 'unknown arm "%"', coalesce(bad, 'NULL')
-            USING ERRCODE = '22023', HINT = 'Arms: semantic, bm25, graph, temporal.';
+            USING ERRCODE = '22023', HINT = CASE WHEN bad = 'bm25'
+                THEN 'The bm25 arm is called keyword since 0.3.0 (BM25 is its default keyword_backend): arms => ''{keyword}''.'
+                ELSE 'Arms: semantic, keyword, graph, temporal.' END;
     END IF;
     IF fusion IS NULL OR fusion NOT IN ('rrf', 'interleave') THEN
         RAISE EXCEPTION 'unknown fusion "%"', fusion USING ERRCODE = '22023', HINT = 'Use rrf or interleave.';
@@ -108,7 +110,7 @@ SET search_path FROM CURRENT
 AS $$
 DECLARE
     cfg jsonb := hindsight.bank_config(recall_candidates.bank_id);
-    run_arms text[] := coalesce(arms, ARRAY['semantic', 'bm25', 'graph', 'temporal']);
+    run_arms text[] := coalesce(arms, ARRAY['semantic', 'keyword', 'graph', 'temporal']);
     recall_budget int;
     strategy record;
     keyword_query tsquery;
@@ -117,7 +119,7 @@ DECLARE
     window_asked tstzrange;
     window_idle text;
     semantic_hits hindsight._arm_hit[] := '{}';
-    bm25_hits hindsight._arm_hit[] := '{}';
+    keyword_hits hindsight._arm_hit[] := '{}';
     graph_hits hindsight._arm_hit[] := '{}';
     temporal_hits hindsight._arm_hit[] := '{}';
     fused_hits hindsight._arm_hit[];
@@ -153,20 +155,20 @@ BEGIN
     -- Keyword arm: Okapi BM25 from the bank's term statistics (keyword_backend = bm25,
     -- the default), native full text search ranked with ts_rank_cd (native), or
     -- ParadeDB's pg_search (pg_search, _keyword_pg_search.sql).
-    IF 'bm25' = ANY (run_arms) THEN
+    IF 'keyword' = ANY (run_arms) THEN
         step := clock_timestamp();
         query_terms := hindsight._query_terms(query, (cfg->>'text_search_config')::regconfig);
         IF cardinality(query_terms) > 0 THEN
             IF cfg->>'keyword_backend' = 'native' THEN
                 keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
-                bm25_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+                keyword_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
             ELSIF cfg->>'keyword_backend' = 'pg_search' THEN
-                bm25_hits := hindsight._pg_search_arm(bank_id, query, types, tags, tags_match, recall_budget);
+                keyword_hits := hindsight._pg_search_arm(bank_id, query, types, tags, tags_match, recall_budget);
             ELSE
-                bm25_hits := hindsight._bm25_arm(bank_id, query_terms, types, tags, tags_match, recall_budget, cfg);
+                keyword_hits := hindsight._bm25_arm(bank_id, query_terms, types, tags, tags_match, recall_budget, cfg);
             END IF;
         END IF;
-        ms := ms || jsonb_build_object('bm25', extract(epoch FROM clock_timestamp() - step) * 1000);
+        ms := ms || jsonb_build_object('keyword', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
     -- Graph arm.
@@ -208,22 +210,22 @@ BEGIN
     step := clock_timestamp();
     fused_hits := ARRAY(
         SELECT h FROM unnest(CASE WHEN 'semantic' = ANY (run_arms) THEN semantic_hits ELSE '{}' END
-                             || bm25_hits || graph_hits || temporal_hits) h
+                             || keyword_hits || graph_hits || temporal_hits) h
         WHERE cap_per_source IS NULL OR h.rank <= cap_per_source);
     -- Every fused unit is counted; only the kept ones (the best reranker_max_candidates) are read.
     WITH fused AS MATERIALIZED (
-        SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.bm25_rank NULLS LAST,
+        SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.keyword_rank NULLS LAST,
                                        f.graph_rank NULLS LAST, f.temporal_rank NULLS LAST, f.unit_id)::int AS pos
         FROM hindsight._fuse(fused_hits, fusion, (cfg->>'rrf_k')::float8, cfg->'arm_weights', strategy.divisors) f
     )
     SELECT (SELECT count(*) FROM fused)::int, coalesce(array_agg(ROW(
                c.pos, c.unit_id,
                hindsight._rerank_text(u.text, u.context, u.occurred_start),
-               c.rrf_score, c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
+               c.rrf_score, c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
                c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
                hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at), window_used),
                coalesce((strategy.additive->>'semantic')::float8, 0) * (c.semantic_rank IS NOT NULL)::int
-               + coalesce((strategy.additive->>'bm25')::float8, 0) * (c.bm25_rank IS NOT NULL)::int
+               + coalesce((strategy.additive->>'keyword')::float8, 0) * (c.keyword_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'graph')::float8, 0) * (c.graph_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'temporal')::float8, 0) * (c.temporal_rank IS NOT NULL)::int
            )::hindsight.recall_candidate ORDER BY c.pos), '{}')
@@ -256,10 +258,10 @@ BEGIN
                                   THEN 'hindsight.memory_units_embedding_idx' ELSE 'exact scan' END,
                     'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
                     'hits', hindsight._trace_hits(semantic_hits)),
-                'bm25', jsonb_build_object(
+                'keyword', jsonb_build_object(
                     'ran', coalesce(cardinality(query_terms), 0) > 0, 'backend', cfg->>'keyword_backend',
-                    'terms', to_jsonb(query_terms), 'tsquery', keyword_query::text, 'ms', ms->'bm25',
-                    'hits', hindsight._trace_hits(bm25_hits)),
+                    'terms', to_jsonb(query_terms), 'tsquery', keyword_query::text, 'ms', ms->'keyword',
+                    'hits', hindsight._trace_hits(keyword_hits)),
                 'graph', jsonb_build_object(
                     'ran', 'graph' = ANY (run_arms) AND cardinality(semantic_hits) > 0, 'ms', ms->'graph',
                     'hits', hindsight._trace_hits(graph_hits)),
@@ -276,13 +278,13 @@ BEGIN
                 'kept', cardinality(candidates),
                 'dropped', fused_count - cardinality(candidates),
                 'composition', (SELECT jsonb_build_object(
-                    'semantic', count(c.semantic_rank), 'bm25', count(c.bm25_rank),
+                    'semantic', count(c.semantic_rank), 'keyword', count(c.keyword_rank),
                     'graph', count(c.graph_rank), 'temporal', count(c.temporal_rank))
                     FROM unnest(candidates) c),
                 'candidates', (SELECT coalesce(jsonb_agg(jsonb_strip_nulls(jsonb_build_object(
                     'id', c.unit_id, 'rank', c.candidate_rank, 'rrf', c.rrf_score,
                     'source_ranks', jsonb_strip_nulls(jsonb_build_object(
-                        'semantic', c.semantic_rank, 'bm25', c.bm25_rank,
+                        'semantic', c.semantic_rank, 'keyword', c.keyword_rank,
                         'graph', c.graph_rank, 'temporal', c.temporal_rank)))) ORDER BY c.candidate_rank), '[]')
                     FROM unnest(candidates) c)),
             'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000)
@@ -294,7 +296,7 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[]) IS
-$$First half of hindsight.recall: runs the arms (semantic, bm25, graph, temporal; arms => a subset; without
+$$First half of hindsight.recall: runs the arms (semantic, keyword, graph, temporal; arms => a subset; without
 query_embedding the bank's embedding provider embeds the query in the database, hindsight.embed),
 fuses them (fusion => 'rrf' with per-bank arm_weights and strategy_boosts rank divisors, or 'interleave';
 cap_per_source keeps each arm's top N first) and keeps the best reranker_max_candidates (300) by fused

@@ -17,7 +17,7 @@ BEGIN
     RETURN QUERY
     -- Passthrough score (every candidate; with a reader it is the reader's partner in recall_finish's fusion):
     -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
-    --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, bm25 0.25, temporal 0.25 under
+    --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, keyword 0.25, temporal 0.25 under
     --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
     --   BM25 / best BM25 and the temporal arm's score, over the weights' sum (a convex
     --   combination of normalised scores, Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
@@ -35,11 +35,11 @@ BEGIN
                    WHEN 'normalized' THEN c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
                    ELSE hindsight._calibrated(c.rrf_score, max(c.rrf_score) OVER (), c.semantic_score,
                                               min(c.semantic_score) OVER (), max(c.semantic_score) OVER (),
-                                              c.bm25_score, max(c.bm25_score) OVER (), c.temporal_score,
+                                              c.keyword_score, max(c.keyword_score) OVER (), c.temporal_score,
                                               c.temporal_proximity IS NOT NULL, cfg->'passthrough_weights') END
                    AS passthrough_score
         FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-             semantic_rank, semantic_score, bm25_rank, bm25_score, graph_rank, graph_score, temporal_rank,
+             semantic_rank, semantic_score, keyword_rank, keyword_score, graph_rank, graph_score, temporal_rank,
              temporal_score, temporal_proximity, boost_additive, o)
     ), b AS (
         SELECT c.o::int AS candidate_order, c.unit_id, c.candidate_rank, c.rerank_text, u.token_count,
@@ -229,7 +229,7 @@ BEGIN
     SELECT k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end, u.mentioned_at,
            u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
            s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
-           c.semantic_rank, c.semantic_score, c.bm25_rank, c.bm25_score,
+           c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
            c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score
     FROM unnest(kept) WITH ORDINALITY AS k(pos, rank)
     JOIN unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,

@@ -105,9 +105,9 @@ def test_both_vector_paths_give_the_same_ranking(db, client, bank_id):
 def test_keyword_backends_and_their_statistics(db, client, bank_id, backend):
     client.create_bank(bank_id, config={"keyword_backend": backend})
     client.retain_batch(bank_id, FACTS)
-    hits = client.recall(bank_id, "bicycle commuting", arms=["bm25"]).results
+    hits = client.recall(bank_id, "bicycle commuting", arms=["keyword"]).results
     assert hits and hits[0].text == "Ben bought a red bicycle for commuting."
-    assert hits[0].scores.bm25_rank == 1 and hits[0].scores.bm25_score > 0
+    assert hits[0].scores.keyword_rank == 1 and hits[0].scores.keyword_score > 0
     (units, length) = db.execute(
         "SELECT unit_count, total_length FROM hindsight._bank_counts WHERE bank_id = %s", (bank_id,)
     ).fetchone()

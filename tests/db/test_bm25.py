@@ -38,8 +38,8 @@ def test_scores_equal_a_hand_computation(db, b):
     bank(db, "five", text_search_config="simple", keyword_backend="bm25", bm25_b=b)
     ids = put(db, "five", [(text, vec(**{f"d{i}": 1})) for i, text in enumerate(DOCS)])
     expected = hand_bm25(["apple", "cherry"], [d.split() for d in DOCS], b=b)
-    rows = recall(db, "five", "apple cherry", None, arms=["bm25"])
-    got = {str(r["id"]): r["bm25_score"] for r in rows}
+    rows = recall(db, "five", "apple cherry", None, arms=["keyword"])
+    got = {str(r["id"]): r["keyword_score"] for r in rows}
     for unit, score in zip(ids, expected, strict=True):
         if score == 0:
             assert unit not in got
@@ -113,9 +113,9 @@ def test_cjk_substrings_match(db, backend):
     bank(db, "zh", keyword_backend=backend)
     target, other = put(db, "zh", [("我们上周讨论了新的推荐算法方案", vec(d0=1)), ("今天天气很好", vec(d1=1))])
     for query in ["推荐算法", "算法", "推荐", "讨论"]:
-        rows = recall(db, "zh", query, None, arms=["bm25"])
+        rows = recall(db, "zh", query, None, arms=["keyword"])
         assert [str(r["id"]) for r in rows] == [target], query
-    rows = recall(db, "zh", "天", None, arms=["bm25"])  # one character: matched as a single character
+    rows = recall(db, "zh", "天", None, arms=["keyword"])  # one character: matched as a single character
     assert [str(r["id"]) for r in rows] == [other]
 
 
@@ -124,8 +124,8 @@ def test_mixed_chinese_and_english(db, backend):
     bank(db, "mix", keyword_backend=backend)
     target, _ = put(db, "mix", [("The PostgreSQL 迁移计划 was approved by the team", vec(d0=1)),
                                 ("Lunch plans for Friday", vec(d1=1))])  # fmt: skip
-    assert [str(r["id"]) for r in recall(db, "mix", "迁移", None, arms=["bm25"])] == [target]
-    assert [str(r["id"]) for r in recall(db, "mix", "approve postgresql", None, arms=["bm25"])] == [target]
+    assert [str(r["id"]) for r in recall(db, "mix", "迁移", None, arms=["keyword"])] == [target]
+    assert [str(r["id"]) for r in recall(db, "mix", "approve postgresql", None, arms=["keyword"])] == [target]
     terms = db.execute("SELECT hindsight._query_terms('数据库 migrations', 'english')").fetchone()[0]
     assert sorted(terms) == ["migrat", "据库", "数据"]
 
@@ -138,6 +138,6 @@ def test_exact_ties_go_by_text_not_by_unit_id(db):
     words = ["zulu", "mike", "alpha", "tango", "bravo", "lima", "golf", "echo", "kilo", "delta", "romeo", "hotel"]
     texts = [f"kiwi note {w}" for w in words]  # three lexemes each, one of them "kiwi" once
     put(db, "ties", [(t, vec(**{f"d{i}": 1})) for i, t in enumerate(texts)])
-    rows = recall(db, "ties", "kiwi", None, arms=["bm25"], max_tokens=100000, max_results=None)
-    assert len({r["bm25_score"] for r in rows}) == 1
+    rows = recall(db, "ties", "kiwi", None, arms=["keyword"], max_tokens=100000, max_results=None)
+    assert len({r["keyword_score"] for r in rows}) == 1
     assert [r["text"] for r in rows] == sorted(texts)

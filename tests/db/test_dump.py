@@ -18,7 +18,7 @@ def snapshot(conn: psycopg.Connection) -> dict:
     state = {t: sorted(r[0] for r in conn.execute(f"SELECT t::text FROM hindsight.{t} t").fetchall()) for t in TABLES}
     for bank_id, query, embedding in [("alpha", "tea kiwi", vec(d0=1)), ("beta", "launch", vec(d1=1))]:
         state[f"recall {bank_id}"] = [
-            (str(r["id"]), r["rank"], round(r["score"], 9), r["bm25_rank"], r["graph_rank"])
+            (str(r["id"]), r["rank"], round(r["score"], 9), r["keyword_rank"], r["graph_rank"])
             for r in recall(conn, bank_id, query, embedding, query_timestamp="2025-01-01")
         ]
     return state

@@ -92,8 +92,8 @@ def test_driver_and_database_rerank_paths_agree(db, bank, embedder, request, exp
     logits = reranker.rerank(QUESTION, [texts[r.id] for r in outside])
     assert (np.abs(logits) > 1).any()
     assert np.allclose([r.scores.rerank for r in outside], 1 / (1 + np.exp(-logits)), atol=1e-6)
-    if export == "pytorch":  # the bm25 arm alone ranks its hits otherwise than the whole pipeline here
-        without = Client(db, embedder=embedder).recall(bank, QUESTION, arms=["bm25"]).results
+    if export == "pytorch":  # the keyword arm alone ranks its hits otherwise than the whole pipeline here
+        without = Client(db, embedder=embedder).recall(bank, QUESTION, arms=["keyword"]).results
         assert [r.scores.rerank for r in without] != [r.scores.rerank for r in outside[: len(without)]]
 
 
@@ -150,7 +150,7 @@ def test_a_provider_that_fails_raises_hs502_naming_the_url(db, bank):
     assert str(error).startswith(f"model server {url}/embed failed after 1 attempts (ConnectionError")
     assert "hindsight.provider_config" in (error.hint or "")
     # arms that need no embedding still run
-    (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['bm25']) LIMIT 1", (bank,))
+    (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['keyword']) LIMIT 1", (bank,))
     assert top == ("Melanie signed up for a pottery class yesterday.",)
 
 
@@ -257,7 +257,7 @@ def test_a_provider_of_another_model_than_the_banks_vectors_is_refused(db, bank)
                              "provider gives http://127.0.0.1:9")  # fmt: skip
     assert f"hindsight-pg reembed {bank} --model http://127.0.0.1:9 " in error.hint
     # a recall that embeds nothing still runs
-    (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['bm25']) LIMIT 1", (bank,))
+    (top,) = db.execute("SELECT text FROM hindsight.recall(%s, 'pottery', arms => ARRAY['keyword']) LIMIT 1", (bank,))
     assert top == ("Melanie signed up for a pottery class yesterday.",)
 
 

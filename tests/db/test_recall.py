@@ -28,11 +28,11 @@ def fill(db, bank_id: str, n: int, fact_type: str = "world", seed: float = 0.5) 
 
 def test_rrf_of_ranks_one_and_five(db):
     rows = db.execute(
-        """SELECT unit_id::text, round(rrf_score::numeric, 6)::float8, semantic_rank, bm25_rank, bm25_score
+        """SELECT unit_id::text, round(rrf_score::numeric, 6)::float8, semantic_rank, keyword_rank, keyword_score
            FROM hindsight._fuse(ARRAY[
                ('semantic', 'aaaaaaaa-0000-0000-0000-000000000000', 1, 0.9),
-               ('bm25', 'aaaaaaaa-0000-0000-0000-000000000000', 5, 0.2),
-               ('bm25', 'bbbbbbbb-0000-0000-0000-000000000000', 1, 0.7)]::hindsight._arm_hit[])
+               ('keyword', 'aaaaaaaa-0000-0000-0000-000000000000', 5, 0.2),
+               ('keyword', 'bbbbbbbb-0000-0000-0000-000000000000', 1, 0.7)]::hindsight._arm_hit[])
            ORDER BY 2 DESC"""
     ).fetchall()
     assert rows == [
@@ -48,7 +48,7 @@ def test_scores_are_rrf_over_the_best_rrf(db):
     rows = recall(db, "b", "zzzz", vec(d0=1), passthrough="normalized")  # no keyword matches: semantic ranks only
     assert [r["text"] for r in rows] == ["Plain one.", "Plain two.", "Plain three."]
     assert [r["semantic_rank"] for r in rows] == [1, 2, 3]
-    assert [r["bm25_rank"] for r in rows] == [None, None, None]
+    assert [r["keyword_rank"] for r in rows] == [None, None, None]
     assert rows[0]["semantic_score"] == pytest.approx(1.0)
     assert rows[1]["semantic_score"] == pytest.approx(0.707107, abs=1e-5)  # cos 45 degrees
     assert rows[2]["semantic_score"] == pytest.approx(0.0, abs=1e-6)
@@ -68,14 +68,14 @@ def test_calibrated_passthrough_combines_normalised_arm_scores(db):
                   ("A kiwi note.", vec(d1=1, d2=1))])  # fmt: skip
     rows = {r["text"]: r for r in recall(db, "b", "kiwi", vec(d0=1))}  # the default passthrough
     # semantic cosines 1, 0.707, 0, 0 -> min-max 1, 0.707, 0, 0; only the kiwi note has a BM25 score (-> 1);
-    # rrf: semantic ranks 1..4 (ties by id) plus bm25 #1 for the note; no window: the temporal weight is out
+    # rrf: semantic ranks 1..4 (ties by id) plus keyword #1 for the note; no window: the temporal weight is out
     best = max(r["rrf_score"] for r in rows.values())
-    for text, cosine_part, bm25_part in [("Plain one.", 1.0, 0.0), ("Plain two.", 0.707107, 0.0),
+    for text, cosine_part, keyword_part in [("Plain one.", 1.0, 0.0), ("Plain two.", 0.707107, 0.0),
                                          ("Plain three.", 0.0, 0.0), ("A kiwi note.", 0.0, 1.0)]:  # fmt: skip
         r = rows[text]
-        expected = (0.5 * r["rrf_score"] / best + 0.25 * cosine_part + 0.25 * bm25_part) / 1.0
+        expected = (0.5 * r["rrf_score"] / best + 0.25 * cosine_part + 0.25 * keyword_part) / 1.0
         assert r["rerank_score"] == pytest.approx(expected, abs=1e-5), text
-    # the kiwi note: 0.5 * 1 (best rrf: semantic #3 or #4 plus bm25 #1) + 0.25 = 0.75; Plain one: 0.5 * (1/61) /
+    # the kiwi note: 0.5 * 1 (best rrf: semantic #3 or #4 plus keyword #1) + 0.25 = 0.75; Plain one: 0.5 * (1/61) /
     # best + 0.25, so the keyword match wins, and by a margin the +-10 % recency boost cannot undo
     assert rows["A kiwi note."]["rank"] == 1
     assert rows["A kiwi note."]["rerank_score"] == pytest.approx(0.75, abs=1e-9)
@@ -88,13 +88,13 @@ def test_consensus_of_two_arms_beats_one_arm_alone(db):
         "b",
         [
             ("Semantic favourite without the word.", vec(d0=1)),  # semantic #1 only
-            ("The kiwi harvest report.", vec(d0=1, d1=0.6)),  # semantic #2 and bm25 #1
+            ("The kiwi harvest report.", vec(d0=1, d1=0.6)),  # semantic #2 and keyword #1
             ("Unrelated.", vec(d2=1)),
         ],
     )
     rows = recall(db, "b", "kiwi", vec(d0=1))
     assert [r["text"] for r in rows[:2]] == ["The kiwi harvest report.", "Semantic favourite without the word."]
-    assert (rows[0]["semantic_rank"], rows[0]["bm25_rank"]) == (2, 1)
+    assert (rows[0]["semantic_rank"], rows[0]["keyword_rank"]) == (2, 1)
     assert rows[0]["rrf_score"] == pytest.approx(1 / 62 + 1 / 61)
 
 
@@ -105,12 +105,12 @@ def test_keyword_query_with_operators_does_not_raise(db):
         "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)
     ).fetchone()
     assert doc["results"][0]["text"] == "Our infra team policy: deploys freeze on Fridays."
-    assert doc["trace"]["arms"]["bm25"]["terms"] == ["b", "infra", "polici", "team"]
+    assert doc["trace"]["arms"]["keyword"]["terms"] == ["b", "infra", "polici", "team"]
     db.execute("UPDATE hindsight.banks SET config = jsonb_build_object('keyword_backend', 'native')")
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('b', %s, trace => true)", ("What's our policy on team:infra & a|b?",)
     ).fetchone()
-    assert doc["trace"]["arms"]["bm25"]["tsquery"] == "'b' | 'infra' | 'polici' | 'team'"
+    assert doc["trace"]["arms"]["keyword"]["tsquery"] == "'b' | 'infra' | 'polici' | 'team'"
     for query in ["'", "\\", "a:*", "!(x)", "<->", "''' | & !", "team:infra & a|b"]:
         db.execute("SELECT count(*) FROM hindsight.recall('b', %s)", (query,))
 
@@ -121,7 +121,7 @@ def test_stop_words_only_query_skips_the_keyword_arm(db):
     (doc,) = db.execute(
         "SELECT hindsight.recall_json('b', 'the and of', %s::vector, trace => true)", (str(vec(d0=1)),)
     ).fetchone()
-    assert doc["trace"]["arms"]["bm25"]["ran"] is False
+    assert doc["trace"]["arms"]["keyword"]["ran"] is False
     assert doc["trace"]["arms"]["semantic"]["ran"] is True
     assert [r["text"] for r in doc["results"]] == ["The note."]
 
@@ -129,9 +129,9 @@ def test_stop_words_only_query_skips_the_keyword_arm(db):
 def test_recall_of_the_keyword_arm_alone_needs_no_embedding(db):
     bank(db, "b")
     put(db, "b", [("Giraffes are tall.", vec(d0=1)), ("Zebras have stripes.", vec(d1=1))])
-    rows = recall(db, "b", "zebra stripes", None, arms=["bm25", "temporal"])
+    rows = recall(db, "b", "zebra stripes", None, arms=["keyword", "temporal"])
     assert [r["text"] for r in rows] == ["Zebras have stripes."]
-    assert rows[0]["semantic_rank"] is None and rows[0]["bm25_rank"] == 1
+    assert rows[0]["semantic_rank"] is None and rows[0]["keyword_rank"] == 1
 
 
 @pytest.mark.slow
@@ -302,7 +302,7 @@ def test_tags_filter_every_arm(db, wanted, mode, expected):
         put(db, "b", [(f"Memo {name} about lunch.", vec(d0=1))], tags=tags)
     rows = recall(db, "b", "lunch memo", vec(d0=1), tags=wanted, tags_match=mode)
     assert {r["text"].split()[1] for r in rows} == expected
-    assert all(r["semantic_rank"] and r["bm25_rank"] for r in rows)  # both arms filtered alike
+    assert all(r["semantic_rank"] and r["keyword_rank"] for r in rows)  # both arms filtered alike
 
 
 def test_types_filter(db):
@@ -363,11 +363,11 @@ def test_recall_json_and_trace(db):
     trace = doc["trace"]
     assert (trace["recall_budget"], trace["budget"], trace["max_tokens"]) == (100, "low", 4096)
     assert [h["rank"] for h in trace["arms"]["semantic"]["hits"]] == [1, 2]
-    assert len(trace["arms"]["bm25"]["hits"]) == 1
+    assert len(trace["arms"]["keyword"]["hits"]) == 1
     assert trace["fusion"] == trace["fusion"] | {"method": "rrf", "k": 60, "fused": 2}
     assert trace["packing"] == {"candidates": 2, "kept": 2, "tokens": 10, "max_tokens": 4096}
     assert trace["total_ms"] >= trace["arms"]["semantic"]["ms"]
-    (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples', arms => ARRAY['bm25'])").fetchone()
+    (plain,) = db.execute("SELECT hindsight.recall_json('b', 'red apples', arms => ARRAY['keyword'])").fetchone()
     assert plain["trace"] is None and len(plain["results"]) == 1
 
 
@@ -377,7 +377,7 @@ def test_recall_works_in_a_lateral_join(db):
     rows = db.execute(
         """SELECT q.question, r.text
            FROM (VALUES ('apples'), ('bananas')) AS q(question)
-           CROSS JOIN LATERAL hindsight.recall('b', q.question, arms => ARRAY['bm25']) AS r
+           CROSS JOIN LATERAL hindsight.recall('b', q.question, arms => ARRAY['keyword']) AS r
            ORDER BY 1"""
     ).fetchall()
     assert rows == [("apples", "Apples are red."), ("bananas", "Bananas are yellow.")]
@@ -393,7 +393,7 @@ def test_client_recall_returns_typed_results_and_trace(client):
     # the top passthrough score is 1.0; recalled the moment it was said: recency 1.0, boost 1.1
     assert (top.rank, top.fact_type, top.scores.rerank, top.scores.recency) == (1, "world", 1.0, 1.0)
     assert top.scores.final == pytest.approx(1.1)
-    assert top.scores.semantic_rank == 1 and top.scores.bm25_rank == 1
+    assert top.scores.semantic_rank == 1 and top.scores.keyword_rank == 1
     assert top.mentioned_at.isoformat() == "2025-01-13T10:30:00+00:00"
     assert response.trace["query"] == "Who leads Falcon?"
     assert response.total_tokens == sum(r.tokens for r in response.results)

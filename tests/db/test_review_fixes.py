@@ -109,24 +109,24 @@ def test_sql_recall_of_punctuation_returns_nothing(db):
     bank(db, "b")
     put(db, "b", [("A note.", vec(d0=1))])
     assert recall(db, "b", "?!?", None) == []  # nothing to embed, no keyword: nothing recalled
-    assert json.loads(json.dumps(recall(db, "b", "note", None, arms=["bm25"])[0]["tags"])) == []
+    assert json.loads(json.dumps(recall(db, "b", "note", None, arms=["keyword"])[0]["tags"])) == []
 
 
 def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
     bank(db, "b", keyword_backend="bm25", bm25_b=0.75)
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
                   ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
-    rows = recall(db, "b", "kiwi", None, arms=["bm25"])
+    rows = recall(db, "b", "kiwi", None, arms=["keyword"])
     # same tf; BM25 normalises by length: the two 3-lexeme units (an exact tie) before the 6-lexeme one
     assert {r["text"] for r in rows[:2]} == {"Another kiwi note.", "Short kiwi note."}
     assert rows[2]["text"] == "A much longer note about the kiwi harvest this year."
-    assert rows[0]["bm25_score"] == rows[1]["bm25_score"] > rows[2]["bm25_score"]
+    assert rows[0]["keyword_score"] == rows[1]["keyword_score"] > rows[2]["keyword_score"]
 
 
 def test_bm25_by_default_prefers_the_longer_unit_for_the_same_term_frequency(db):
     bank(db, "b")  # the default: keyword_backend bm25 with bm25_b = 0, no length normalisation
     put(db, "b", [("Short kiwi note.", vec(d2=1)),
                   ("A much longer note about the kiwi harvest this year.", vec(d1=1))])  # fmt: skip
-    rows = recall(db, "b", "kiwi", None, arms=["bm25"])
+    rows = recall(db, "b", "kiwi", None, arms=["keyword"])
     assert rows[0]["text"] == "A much longer note about the kiwi harvest this year."
-    assert rows[0]["bm25_score"] == rows[1]["bm25_score"] > 0
+    assert rows[0]["keyword_score"] == rows[1]["keyword_score"] > 0

@@ -262,40 +262,40 @@ def arm_bank(db):
     """Semantic ranks A, B; keyword ranks C, A."""
     bank(db, "f")
     return put(db, "f", [
-        ("Alpha note about kiwis.", vec(d0=1)),  # semantic #1, bm25 #2 (one 'kiwi')
+        ("Alpha note about kiwis.", vec(d0=1)),  # semantic #1, keyword #2 (one 'kiwi')
         ("Beta note.", vec(d0=1, d1=1)),  # semantic #2
-        ("Gamma kiwi kiwi note.", vec(d2=1)),  # bm25 #1; semantic #3 (cosine 0)
+        ("Gamma kiwi kiwi note.", vec(d2=1)),  # keyword #1; semantic #3 (cosine 0)
     ])  # fmt: skip
 
 
 def test_interleave_fusion(db):
     a, b, c = arm_bank(db)
-    rows = recall(db, "f", "kiwi", vec(d0=1), fusion="interleave", arms=["semantic", "bm25"])
-    # round-robin: semantic #1 (A), bm25 #1 (C), semantic #2 (B); fused = 1 / (60 + position)
+    rows = recall(db, "f", "kiwi", vec(d0=1), fusion="interleave", arms=["semantic", "keyword"])
+    # round-robin: semantic #1 (A), keyword #1 (C), semantic #2 (B); fused = 1 / (60 + position)
     assert [str(r["id"]) for r in rows] == [a, c, b]
     assert [round(r["rrf_score"], 6) for r in rows] == [round(1 / 61, 6), round(1 / 62, 6), round(1 / 63, 6)]
 
 
 def test_cap_per_source_keeps_each_arms_top(db):
     a, _, c = arm_bank(db)
-    rows = recall(db, "f", "kiwi", vec(d0=1), cap_per_source=1, arms=["semantic", "bm25"])
+    rows = recall(db, "f", "kiwi", vec(d0=1), cap_per_source=1, arms=["semantic", "keyword"])
     assert sorted(str(r["id"]) for r in rows) == sorted([a, c])
 
 
 def test_arm_weights_multiply_contributions(db):
     _, _, c = arm_bank(db)
-    db.execute("UPDATE hindsight.banks SET config = '{\"arm_weights\": {\"bm25\": 3.0}}' WHERE bank_id = 'f'")
-    rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"], passthrough="normalized")
+    db.execute("UPDATE hindsight.banks SET config = '{\"arm_weights\": {\"keyword\": 3.0}}' WHERE bank_id = 'f'")
+    rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "keyword"], passthrough="normalized")
     top = {str(r["id"]): r["rrf_score"] for r in rows}
-    assert top[c] == pytest.approx(1 / 63 + 3 / 61)  # semantic #3, bm25 #1 weighted 3
+    assert top[c] == pytest.approx(1 / 63 + 3 / 61)  # semantic #3, keyword #1 weighted 3
     assert str(rows[0]["id"]) == c
 
 
 def test_strategy_boosts_divide_ranks_and_add_a_bonus(db):
     _, b, c = arm_bank(db)
-    db.execute("UPDATE hindsight.banks SET config = %s WHERE bank_id = 'f'",
-               (json.dumps({"strategy_boosts": {"bm25": "high"}, "reranker_provider": {"kind": "none"}}),))  # fmt: skip
-    rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"], query_timestamp="2100-01-01")
+    config = {"strategy_boosts": {"keyword": "high"}, "reranker_provider": {"kind": "none"}}
+    db.execute("UPDATE hindsight.banks SET config = %s WHERE bank_id = 'f'", (json.dumps(config),))
+    rows = recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "keyword"], query_timestamp="2100-01-01")
     by_id = {str(r["id"]): r for r in rows}
     assert by_id[c]["rrf_score"] == pytest.approx(1 / 63 + 1 / (60 + 1 / 8))  # high: rank divisor 8
     assert by_id[b]["rrf_score"] == pytest.approx(1 / 62)
@@ -312,6 +312,17 @@ def test_unknown_strategy_tier_or_arm_is_an_error(db):
         bank(db, "y", strategy_boosts={"vibes": "high"})
 
 
+@pytest.mark.parametrize("key", ["arm_weights", "passthrough_weights", "strategy_boosts"])
+def test_a_config_naming_the_bm25_arm_is_told_its_new_name(db, key):
+    value = "high" if key == "strategy_boosts" else 2.0
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match=f'"{key}" names the arm "bm25"') as raised:
+        bank(db, "old", **{key: {"bm25": value}})
+    assert raised.value.diag.message_hint == (
+        f'Write "keyword": {json.dumps(value)} instead of "bm25": {json.dumps(value)}'
+        " (BM25 stays the keyword arm's default keyword_backend)."
+    )
+
+
 def test_prefilter_keeps_reranker_max_candidates(db):
     bank(db, "p", reranker_max_candidates=2)
     put(db, "p", [(f"Note {i}.", vec(d0=1, d1=i / 10)) for i in range(6)])
@@ -319,7 +330,7 @@ def test_prefilter_keeps_reranker_max_candidates(db):
     assert len(doc["results"]) == 2
     prefilter = doc["trace"]["prefilter"]
     assert (prefilter["cap"], prefilter["kept"], prefilter["dropped"]) == (2, 2, 4)
-    assert prefilter["composition"] == {"semantic": 2, "bm25": 0, "graph": 0, "temporal": 0}
+    assert prefilter["composition"] == {"semantic": 2, "keyword": 0, "graph": 0, "temporal": 0}
 
 
 def test_rank_linear_passthrough(db):
@@ -461,13 +472,13 @@ def test_trace_has_every_phase_and_component(db):
     doc = recall_json(db, "f", "kiwi", vec(d0=1), trace=True, temporal_window="[2020-01-01, 2030-01-01]")
     trace = doc["trace"]
     assert trace["temporal_window"]["source"] == "argument"
-    assert set(trace["arms"]) == {"semantic", "bm25", "graph", "temporal"}
+    assert set(trace["arms"]) == {"semantic", "keyword", "graph", "temporal"}
     assert trace["arms"]["temporal"]["ran"] is True
     assert {"candidates", "finish"} <= set(trace["phases_ms"])
     component = trace["scoring"]["results"][0]
     assert set(component) >= {"id", "final", "rerank", "rerank_raw", "rrf", "recency", "temporal", "proof"}
     first = trace["prefilter"]["candidates"][0]["source_ranks"]
-    assert (first["semantic"], first["bm25"]) == (1, 2) and "temporal" in first  # the window holds A, B, C
+    assert (first["semantic"], first["keyword"]) == (1, 2) and "temporal" in first  # the window holds A, B, C
 
 
 @pytest.mark.parametrize(
@@ -484,6 +495,15 @@ def test_bad_tempr_arguments(db, args, message):
     arm_bank(db)
     with pytest.raises(psycopg.errors.InvalidParameterValue, match=message):
         recall(db, "f", "kiwi", vec(d0=1), **args)
+
+
+def test_the_old_arm_name_bm25_is_an_error_naming_keyword(db):
+    arm_bank(db)
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='unknown arm "bm25"') as raised:
+        recall(db, "f", "kiwi", vec(d0=1), arms=["semantic", "bm25"])
+    assert raised.value.diag.message_hint == (
+        "The bm25 arm is called keyword since 0.3.0 (BM25 is its default keyword_backend): arms => '{keyword}'."
+    )
 
 
 @pytest.mark.slow

@@ -128,6 +128,22 @@ def test_an_update_in_a_session_that_ran_the_old_python(db, previous):
         assert conn.execute("SELECT pg_temp.loaded()").fetchone() == (hindsight_pl.__version__,)
 
 
+def test_an_update_renames_the_bm25_arm_in_bank_configs(db):
+    """0.3.0 calls the arm "bm25" keyword: a 0.2.0 bank's per-arm weights and boosts follow it through the update."""
+    old = {"arm_weights": {"bm25": 2.0, "graph": 0.5}, "strategy_boosts": {"bm25": "high"}, "rrf_k": 30}
+    with databases(db, "renamed") as dbs, psycopg.connect(**dbs["renamed"]) as conn:
+        conn.execute("CREATE EXTENSION hindsight_pg VERSION '0.2.0' CASCADE")
+        conn.execute("SELECT hindsight.create_bank('weighted', config => %s::jsonb)", (json.dumps(old),))
+        conn.execute("SELECT hindsight.create_bank('plain')")
+        conn.execute("ALTER EXTENSION hindsight_pg UPDATE")
+        configs = dict(conn.execute("SELECT bank_id, config - 'embedding_model' FROM hindsight.banks").fetchall())
+        (weights,) = conn.execute("SELECT hindsight.bank_config('weighted')->'arm_weights'").fetchone()
+        conn.execute("SELECT hindsight.configure_bank('weighted', '{\"rrf_k\": 40}')")  # the new check passes it
+    renamed = {"arm_weights": {"keyword": 2.0, "graph": 0.5}, "strategy_boosts": {"keyword": "high"}, "rrf_k": 30}
+    assert configs == {"weighted": renamed, "plain": {}}
+    assert weights == {"semantic": 1.0, "keyword": 2.0, "graph": 0.5, "temporal": 1.0}
+
+
 def test_every_released_version_upgrades_to_this_one():
     # 0.1.0 -> 0.2.0 -> ... -> this version: frozen upgrade scripts up to the last release, then the open one
     assert RELEASED[:2] == ["0.1.0", "0.2.0"] and _version(RELEASED[-1]) < _version(hindsight_pl.__version__)

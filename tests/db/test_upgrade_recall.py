@@ -31,7 +31,7 @@ WINDOWED = ["What happened on 25 May 2023?", "What did Caroline and Melanie talk
 OLD_RANKING = {
     "keyword_backend": "native",
     "reranker_provider": {"kind": "none"},
-    "passthrough_weights": {"rrf": 1, "semantic": 0, "bm25": 0, "temporal": 0},
+    "passthrough_weights": {"rrf": 1, "semantic": 0, "keyword": 0, "temporal": 0},
     "window_first": False,
 }
 # the cosine thresholds of 0.2.0 (all-MiniLM-L6-v2's; 0.3.0's defaults are multilingual-e5-small's)
