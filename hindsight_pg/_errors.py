@@ -11,6 +11,7 @@ HS404      :class:`BankNotFoundError`
 54000      :class:`LimitExceededError` (an input past a limit of ``hindsight.limits()``)
 23505      :class:`BankExistsError` (from ``create_bank``, or a row of hindsight.banks written twice)
 HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
+HS425      :class:`HindsightError` (reembed_finish while a unit lacks its new vector; ``Client.reembed`` retries)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)
 58P01      :class:`ExtensionError` (also 0A000, 42883, 3F000 when the extension itself raised them)
