@@ -1,4 +1,4 @@
--- The triggers that keep derived data exact (the tables are in sql/schema/003-triggers.sql):
+-- The triggers that keep derived data exact (the tables are in sql/schema/003-derived.sql):
 -- BM25 statistics, mention counts, entity co-occurrences, the links of deleted units, and
 -- observations whose facts were deleted.
 --

@@ -154,7 +154,7 @@ BEGIN
 
     -- Keyword arm: Okapi BM25 from the bank's term statistics (keyword_backend = bm25,
     -- the default), native full text search ranked with ts_rank_cd (native), or
-    -- ParadeDB's pg_search (pg_search, _keyword_pg_search.sql).
+    -- ParadeDB's pg_search (pg_search, pg_search.sql).
     IF 'keyword' = ANY (run_arms) THEN
         step := clock_timestamp();
         query_terms := hindsight._query_terms(query, (cfg->>'text_search_config')::regconfig);
