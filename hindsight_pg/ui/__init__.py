@@ -1,10 +1,12 @@
 """A read-only web inspector of banks and recall traces (``hindsight-pg ui``; docs/ui.md).
 
-Pages: the banks with their counts; a bank's timeline (units per week or month, a chosen range's
-units, paginated); its entities (mention counts, co-occurrences, drawn with vis-network, bundled
-at build time); a recall playground (every arm's rank and score, fusion, the rerank or passthrough
-score, each boost, the final score as a stacked bar, the time window, milliseconds per phase, the
-candidates that did not make it, and the equivalent SQL call). Every page reads through the driver
+Pages: the banks with their counts; a bank's timeline (units per week or month on a time axis with
+every period, empty ones too, and a chosen range's units, paginated); its entities (mention counts,
+co-occurrences, drawn with vis-network, bundled at build time, in a layout that is the same on every
+load, and a chosen entity's units beside the graph); a recall playground, asked as of a chosen day
+(every arm's rank and score, fusion, the rerank or passthrough score, each boost, the final score as
+a stacked bar, the time window, milliseconds per phase, the candidates that did not make it, and the
+equivalent SQL call). Every page reads through the driver
 as the connecting role, so row-level security decides what it shows; nothing writes. Jinja2
 escapes every value (bank ids, memory text, queries).
 """
@@ -44,6 +46,11 @@ from .._unit_dates import bank_time_zone
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
+MAX_ENTITIES = 100  # the most nodes the entity graph draws (the page's "entities" control)
+EDGES_PER_ENTITY = 4  # the graph's edges: at most this many per node, the strongest co-occurrences
+GRAPH_SEED = 7  # the seed of the graph's layout (vis-network's layout.randomSeed): the same picture on every load
+MENTIONS = 100  # the units listed for a chosen entity, latest first
+DROPPED = 50  # the scored but not packed candidates the playground lists, best first
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 TYPES = ("world", "experience", "observation")
 
@@ -55,16 +62,7 @@ def _safe_json(text: str) -> Markup:
     return Markup(text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026"))
 
 
-def _next_bucket(start: datetime, grain: str) -> date:
-    """The last day of the week or month that starts at ``start``."""
-    if grain == "week":
-        return (start + timedelta(days=6)).date()
-    following = start.replace(year=start.year + start.month // 12, month=start.month % 12 + 1)
-    return (following - timedelta(days=1)).date()
-
-
 _templates.filters["safe_json"] = _safe_json
-_templates.filters["next_bucket"] = _next_bucket
 
 
 def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) -> Starlette:
@@ -134,7 +132,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         with client() as c:
             c.get_bank(bank_id)  # HS404 for an unknown bank
             buckets = c.conn.execute(
-                "SELECT date_trunc(%(g)s, d) AS bucket, count(*) FROM (SELECT hindsight._effective_date("
+                "SELECT date_trunc(%(g)s, d)::date AS bucket, count(*) FROM (SELECT hindsight._effective_date("
                 "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
                 " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
             ).fetchall()  # fmt: skip
@@ -152,27 +150,34 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
                 " LIMIT %(n)s OFFSET %(o)s", bind,
             )]  # fmt: skip
-        peak = max((n for _, n in buckets), default=0)
-        return page(request, "timeline.html", bank_id=bank_id, grain=grain, buckets=buckets, peak=peak,
-                    units=units, total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
+        zoom = args.get("chart") == "range" and bool(start or end)
+        charted, periods = _periods(buckets, grain, start, end, zoom)
+        peak = max((p["units"] for p in periods), default=0)
+        return page(request, "timeline.html", bank_id=bank_id, grain=grain, charted=charted, periods=periods, peak=peak,
+                    zoom=zoom, max_periods=MAX_PERIODS,
+                    units=units,
+                    total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
                     pages=max(1, -(-total // PAGE_SIZE)))  # fmt: skip
 
     async def entities(request: Request) -> Response:
         bank_id = request.path_params["bank_id"]
+        limit = _whole(request.query_params.get("limit"), "the number of entities", DEFAULT_ENTITY_LIMIT, MAX_ENTITIES)
         with client() as c:
             c.get_bank(bank_id)
             top = c.conn.execute(
                 "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
                 " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT %s",
-                (bank_id, DEFAULT_ENTITY_LIMIT),
+                (bank_id, limit),
             ).fetchall()  # fmt: skip
             ids = [row[0] for row in top]
             # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of
-            # every unit's entities: one index probe per shown entity
+            # every unit's entities: one index probe per shown entity; in one order, ties too, so that the
+            # graph's seeded layout is the same on every load
             edges = c.conn.execute(
                 "SELECT entity_id, other_entity_id, unit_count FROM hindsight._entity_cooccurrences"
-                " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s)"
-                " AND entity_id < other_entity_id ORDER BY unit_count DESC LIMIT 120", (bank_id, ids, ids),
+                " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s) AND entity_id <"
+                " other_entity_id ORDER BY unit_count DESC, entity_id, other_entity_id LIMIT %s",
+                (bank_id, ids, ids, EDGES_PER_ENTITY * limit),
             ).fetchall()  # fmt: skip
             chosen = request.query_params.get("entity")
             zone = bank_time_zone(c, bank_id)
@@ -182,14 +187,16 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
                 " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY"
                 " hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) DESC, u.id"
-                " LIMIT 50", (bank_id, chosen),
+                " LIMIT %s", (bank_id, chosen, MENTIONS),
             )] if chosen else []  # fmt: skip
         graph = {
             "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
             "edges": [{"from": str(a), "to": str(b), "value": n, "title": f"{n} together"} for a, b, n in edges],
+            "chosen": next((str(i) for i, name, *_ in top if name == chosen), None),
         }
         return page(request, "entities.html", bank_id=bank_id, top=top, graph=json.dumps(graph), chosen=chosen,
-                    mentions=mentions)  # fmt: skip
+                    mentions=mentions, mentions_cap=MENTIONS, limit=limit, limits=sorted({10, 20, 30, 50, limit}),
+                    seed=GRAPH_SEED)  # fmt: skip
 
     async def playground(request: Request) -> Response:
         bank_id = request.path_params["bank_id"]
@@ -197,12 +204,18 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         query, budget, tokens = form.get("q", ""), form.get("budget", "mid"), form.get("max_tokens", "1024")
         types, tags_text = form.getlist("types"), form.get("tags", "")
         start_text, end_text, show_dropped = form.get("start", ""), form.get("end", ""), form.get("dropped") == "on"
-        values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
-                  "start": start_text, "end": end_text, "dropped": show_dropped}  # fmt: skip
+        as_of_text = form.get("as_of")
         response = sql = None
         zone = "UTC"
         with client() as c:
             c.get_bank(bank_id)
+            if as_of_text is None:  # not in the form yet: the day of the bank's latest memory (empty: now)
+                latest = c.conn.execute(
+                    "SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = %s", (bank_id,)
+                ).fetchone()[0]  # type: ignore[index]
+                as_of_text = latest.astimezone(UTC).date().isoformat() if latest else ""
+            as_of_day = _day(as_of_text)
+            as_of = _midnight(as_of_day, last=True) if as_of_day else None
             # a query past query_chars (2,000) is refused by the driver before any model reads it: a 400 page
             if query.strip():
                 window = None
@@ -218,19 +231,26 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                     raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
                 max_tokens = int(tokens)
                 response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
-                                    tags=tags, temporal_window=window, trace=True)  # fmt: skip
+                                    tags=tags, query_timestamp=as_of, temporal_window=window, trace=True)  # fmt: skip
                 zone = bank_time_zone(c, bank_id)
-                sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, window)
+                sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, as_of, window)
         rows, dropped = _explain(response, zone) if response is not None else ([], [])
-        if dropped and show_dropped:
+        unpacked = len(dropped)
+        if show_dropped and dropped:
             with client() as c:
-                texts = dict(c.conn.execute(
-                    "SELECT id::text, text FROM hindsight.memory_units WHERE bank_id = %s AND id = ANY(%s::uuid[])",
-                    (bank_id, [d["id"] for d in dropped]),
-                ).fetchall())  # fmt: skip
-            dropped = [{**d, "text": texts.get(d["id"], "")} for d in dropped]
+                units = {i: {"text": text, "tokens": tokens} for i, text, tokens in c.conn.execute(
+                    "SELECT id::text, text, token_count FROM hindsight.memory_units WHERE bank_id = %s"
+                    " AND id = ANY(%s::uuid[])", (bank_id, [d["id"] for d in dropped[:DROPPED]]),
+                )}  # fmt: skip
+            dropped = [{**d, **units.get(d["id"], {"text": "", "tokens": None})} for d in dropped[:DROPPED]]
+        asked_at = None
+        if response is not None:
+            asked_at = datetime.fromisoformat(response.trace["scoring"]["query_timestamp"]).astimezone(UTC)
+        values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
+                  "start": start_text, "end": end_text, "as_of": as_of_text, "dropped": show_dropped}  # fmt: skip
         return page(request, "recall.html", bank_id=bank_id, values=values, types=TYPES, response=response,
-                    rows=rows, dropped=dropped if show_dropped else None, sql=sql)  # fmt: skip
+                    rows=rows, dropped=dropped if show_dropped else None, unpacked=unpacked, sql=sql,
+                    asked_at=f"{asked_at:%Y-%m-%d %H:%M:%S} UTC" if asked_at else "")  # fmt: skip
 
     handlers = {HindsightError: failure, psycopg.Error: failure, ValueError: failure}
     return Starlette(middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=list(allowed_hosts))],
@@ -262,33 +282,128 @@ def _page(text: str | None) -> int:
     return min(max(int(text), 1), 1_000_000)
 
 
+def _whole(text: str | None, what: str, default: int, most: int) -> int:
+    """A whole number from 1 to ``most`` (``default`` when absent); InvalidInputError otherwise."""
+    if not text:
+        return default
+    if not text.isdigit() or not 1 <= int(text[:9]) <= most:
+        raise InvalidInputError(f"{what} is a whole number from 1 to {most}, not {text[:40]!r}")
+    return int(text)
+
+
+def _period_start(day: date, grain: str) -> date:
+    """The first day of the week (Monday), month or year that holds ``day``."""
+    if grain == "week":
+        return day - timedelta(days=day.weekday())
+    return day.replace(day=1) if grain == "month" else day.replace(month=1, day=1)
+
+
+def _period_end(start: date, grain: str) -> date:
+    """The last day of the week, month or year that starts on ``start``."""
+    if grain == "week":
+        return start + timedelta(days=6)
+    if grain == "year" or start.month == 12:
+        return start.replace(month=12, day=31)
+    return date(start.year, start.month + 1, 1) - timedelta(days=1)
+
+
+# The time axis's ticks: every period over a short span, then the first period of each month, quarter, year, five,
+# twenty-five or a hundred years as the span grows (up to the number of periods on the left): 10 to 40 labels.
+TICKS = {
+    "week": [(15, "week"), (70, "month"), (210, "quarter"), (780, "year"), (None, "5 years")],
+    "month": [(15, "month"), (48, "quarter"), (180, "year"), (None, "5 years")],
+    "year": [(30, "year"), (150, "5 years"), (750, "25 years"), (None, "100 years")],
+}
+_GROUP = {
+    "month": lambda d: (d.year, d.month), "quarter": lambda d: (d.year, (d.month - 1) // 3),
+    "year": lambda d: d.year, "5 years": lambda d: d.year // 5, "25 years": lambda d: d.year // 25,
+    "100 years": lambda d: d.year // 100,
+}  # fmt: skip
+MAX_PERIODS = 600  # a span of more weeks or months than this is charted by year
+
+
+def _tick(day: date, grain: str, unit: str, first: bool) -> str | None:
+    """The axis label of the period starting on ``day`` (a week's Monday, a month's or a year's first day), or
+    None between ticks; the year is written at the first label and at each January."""
+    if unit != grain:  # the first period of each month, quarter or run of years
+        previous = _period_start(day - timedelta(days=1), grain) if day > date.min else day
+        if previous != day and _GROUP[unit](previous) == _GROUP[unit](day):
+            return None
+    if grain == "year" or unit in ("year", "5 years"):
+        return str(day.year)
+    year = f" {day.year}" if first or (day.month == 1 and day.day <= 7) else ""
+    return f"{day:%b} {day.day}{year}" if unit == "week" else f"{day:%b}{year}"
+
+
+def _span(first: date, last: date, grain: str) -> int:
+    """How many weeks, months or years run from the one starting on ``first`` to the one starting on ``last``."""
+    if grain == "week":
+        return (last - first).days // 7 + 1
+    months = (last.year - first.year) * 12 + last.month - first.month + 1
+    return months if grain == "month" else last.year - first.year + 1
+
+
+def _periods(counts: Sequence[tuple[date, int]], grain: str, start: date | None, end: date | None,
+             zoom: bool = False) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
+    """Every week or month from the first of ``counts`` ((first day, units), ascending) to the last, the empty
+    ones too, or with ``zoom`` those of the chosen range ``start`` to ``end`` (either may be None); every year
+    instead when they would be more than MAX_PERIODS. Returns that grain and, per period, its first and last
+    day, its units, its axis label (:func:`_tick`, None between ticks) and whether it meets the chosen range
+    (False when none is chosen, or zoomed to it)."""
+    if not counts and not (zoom and start and end):
+        return grain, []
+    first = _period_start(start, grain) if zoom and start else counts[0][0]
+    last = _period_start(end, grain) if zoom and end else counts[-1][0]
+    if _span(first, last, grain) > MAX_PERIODS:
+        grain, first, last = "year", first.replace(month=1, day=1), last.replace(month=1, day=1)
+        years: dict[date, int] = {}
+        for day, n in counts:
+            years[day.replace(month=1, day=1)] = years.get(day.replace(month=1, day=1), 0) + n
+        counts = sorted(years.items())
+    units = dict(counts)
+    unit = next(u for most, u in TICKS[grain] if most is None or _span(first, last, grain) <= most)
+    periods, day, labelled = [], first, False
+    while day <= last:
+        end_day = _period_end(day, grain)
+        label = _tick(day, grain, unit, not labelled)
+        labelled = labelled or label is not None
+        chosen = not zoom and bool(start or end) and (start is None or end_day >= start) and (end is None or day <= end)
+        periods.append({"start": day, "end": end_day, "units": units.get(day, 0), "tick": label, "chosen": chosen})
+        if end_day == date.max:
+            break
+        day = end_day + timedelta(days=1)
+    return grain, periods
+
+
 def _midnight(day: date, last: bool = False) -> datetime:
     moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
     return moment.replace(hour=23, minute=59, second=59, microsecond=999999) if last else moment
 
 
 def _explain(response: Any, time_zone: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Each result with its dates (``when``: :func:`describe_when` in days of ``time_zone``), its score parts (the
-    final score split into the rerank score and what the boosts, or the fusion with the reader's rank, added or
-    took) and, when a cross-encoder read it, its rank among what it read and its raw score (from the trace); and
-    the scored candidates that were not packed."""
+    """Each result with its dates (``when``: :func:`describe_when` in days of ``time_zone``), its place by final
+    score (``position``: packing skips what does not fit, so the n-th packed result may be further down), its score
+    parts (the final score split into the rerank score and what the boosts, or the fusion with the reader's rank,
+    added or took) and, when a cross-encoder read it, its rank among what it read and its raw score (from the
+    trace); and every scored candidate that was not packed, by final score (its ``position``)."""
     scored = (response.trace or {}).get("scoring", {}).get("results", [])
-    reader = {x["id"]: x for x in scored if x.get("rerank_raw") is not None}
+    by_id = {x["id"]: x for x in scored}
     rows = []
     for r in response.results:
-        s = r.scores
+        s, traced = r.scores, by_id.get(str(r.id), {})
         base = max(min(s.rerank, s.final), 0.0)
-        rows.append({"result": r, "when": r.describe_when(time_zone), "base": base,
+        rows.append({"result": r, "when": r.describe_when(time_zone), "base": base, "position": traced.get("position"),
                      "gain": max(s.final - s.rerank, 0.0), "loss": max(s.rerank - s.final, 0.0),
-                     "reader": reader.get(str(r.id))})  # fmt: skip
+                     "reader": traced if traced.get("rerank_raw") is not None else None})  # fmt: skip
     kept = {str(r.id) for r in response.results}
-    dropped = [x for x in scored if x["id"] not in kept][:50]
+    dropped = [x for x in scored if x["id"] not in kept]
     return rows, dropped
 
 
 def _sql_call(bank_id: str, query: str, budget: str, max_tokens: int, types: list[str], tags: list[str] | None,
-              window: tuple[datetime, datetime] | None) -> str:  # fmt: skip
-    """The hindsight.recall call a SQL user would write for the same recall (literals quoted)."""
+              as_of: datetime | None, window: tuple[datetime, datetime] | None) -> str:  # fmt: skip
+    """The hindsight.recall call a SQL user would write for the same recall (literals quoted): every packed
+    result (max_results => NULL, as the page lists them), asked as of ``as_of`` (None: now)."""
 
     def literal(value: str) -> str:
         return "'" + value.replace("'", "''") + "'"
@@ -298,7 +413,10 @@ def _sql_call(bank_id: str, query: str, budget: str, max_tokens: int, types: lis
         parts.append("types => ARRAY[" + ", ".join(map(literal, types)) + "]")
     if tags:
         parts.append("tags => ARRAY[" + ", ".join(map(literal, tags)) + "]")
+    if as_of:
+        parts.append(f"query_timestamp => {literal(as_of.isoformat())}")
     if window:
         parts.append(f"temporal_window => tstzrange({literal(window[0].isoformat())}, "
                      f"{literal(window[1].isoformat())}, '[]')")  # fmt: skip
+    parts.append("max_results => NULL")
     return "SELECT * FROM hindsight.recall(" + ", ".join(parts) + ");"

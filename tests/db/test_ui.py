@@ -1,5 +1,6 @@
 """The web inspector's pages against the real database (starlette's test client): an empty bank, a
-LoCoMo conversation, an unknown bank, a database that is down, and HTML in ids, memories and queries."""
+LoCoMo conversation, the timeline's axis, the playground's as-of day and what it did not pack, an unknown
+bank, a database that is down, and HTML in ids, memories and queries."""
 
 from __future__ import annotations
 
@@ -62,25 +63,142 @@ def test_every_page_of_a_locomo_conversation(ui, client):
     assert row[:2] == ["conv-26", "60"] and row[7] == "60"  # units, documents
     assert row[8:10] == ["2023-05-08", "2023-06-27"]
     timeline = ui.get("/banks/conv-26?by=month").text
-    assert len(re.findall(r'class="bar"', timeline)) == 2  # May and June 2023
+    assert len(re.findall(r'class="bar[ "]', timeline)) == 2  # May and June 2023
     assert "60 units" in timeline
     may = ui.get("/banks/conv-26?by=month&start=2023-05-01&end=2023-05-31").text
     assert re.search(r"(\d+) units from 2023-05-01 to 2023-05-31", may)
     entities = ui.get("/banks/conv-26/entities").text
     names = [r[0] for r in cells(entities, "entities")]
     assert set(names[:2]) == {"Caroline", "Melanie"}  # the speakers are the most mentioned
-    graph = json.loads(html.unescape(re.search(r'<script id="graph-data"[^>]*>(.*?)</script>', entities, re.S)[1]))
-    assert {n["label"] for n in graph["nodes"]} == set(names) and graph["edges"]
+    graph = graph_of(entities)
+    assert {n["label"] for n in graph["nodes"]} == set(names) and graph["edges"] and graph["chosen"] is None
+    assert graph == graph_of(ui.get("/banks/conv-26/entities").text)  # the same data, in the same order, each load
+    assert 'data-seed="7"' in entities  # and the same layout seed (its drawing: test_ui_browser.py)
+    three = ui.get("/banks/conv-26/entities?limit=3").text
+    assert [r[0] for r in cells(three, "entities")] == names[:3] and len(graph_of(three)["nodes"]) == 3
     caroline = ui.get("/banks/conv-26/entities?entity=Caroline").text
-    assert "Units that name Caroline" in caroline and caroline.count("<li>") >= 10
+    panel = re.search(r'<aside id="units-panel">(.*?)</aside>', caroline, re.S)[1]  # beside the graph
+    assert re.search(r"<h2>\d+ units that name Caroline</h2>", panel) and panel.count("<li>") >= 10
+    chosen = next(n["id"] for n in graph_of(caroline)["nodes"] if n["label"] == "Caroline")
+    assert graph_of(caroline)["chosen"] == chosen  # selected in the graph
     recall = ui.get("/banks/conv-26/recall?q=When+did+Caroline+go+to+the+LGBTQ+support+group%3F&dropped=on").text
     results = cells(recall, "results")
     assert results and results[0][0] == "1" and "support group" in results[0][1]
     assert 'id="window"' in recall and "SELECT * FROM hindsight.recall(&#39;conv-26&#39;" in recall
     assert 'id="dropped"' in recall
-    # the copied SQL runs and gives the same first result
-    sql = html.unescape(re.search(r'<textarea id="sql"[^>]*>(.*?)</textarea>', recall, re.S)[1])
-    assert client.conn.execute(sql).fetchone()[2] == results[0][1]
+    # the copied SQL runs and gives what the page lists: every packed result, asked as of the same time (the end
+    # of the day of the bank's latest memory, in UTC)
+    sql = sql_of(recall)
+    (latest,) = client.conn.execute("SELECT max(mentioned_at) AT TIME ZONE 'UTC' FROM hindsight.memory_units")
+    assert f"query_timestamp => '{latest:%Y-%m-%d}T23:59:59.999999+00:00'" in sql and "max_results => NULL" in sql
+    assert [row[2] for row in client.conn.execute(sql)] == [row[1] for row in results] and len(results) > 10
+
+
+def graph_of(page: str) -> dict:
+    """The entity graph's data in an entities page."""
+    return json.loads(html.unescape(re.search(r'<script id="graph-data"[^>]*>(.*?)</script>', page, re.S)[1]))
+
+
+def sql_of(page: str) -> str:
+    """The SQL call a playground page offers to copy."""
+    return html.unescape(re.search(r'<textarea id="sql"[^>]*>(.*?)</textarea>', page, re.S)[1])
+
+
+def bars(page: str) -> list[tuple[str, int, bool]]:
+    """The timeline's columns: (first day, units, in the chosen range)."""
+    return [(start, int(units), "chosen" in classes) for classes, start, units in
+            re.findall(r'<a class="bar([^"]*)" data-start="([^"]+)" data-units="(\d+)"', page)]  # fmt: skip
+
+
+def ticks(page: str) -> list[tuple[str, str]]:
+    """The timeline's axis labels: (the first day of the period, label)."""
+    return re.findall(r'<span class="tick" data-start="([^"]+)">([^<]+)</span>', page)
+
+
+def retain_dated(db, bank: str, dated: list[tuple[str, str]]) -> None:  # type: ignore[no-untyped-def]
+    """Units (text, the day each was said and is about) into ``bank``, each with an embedding of its own."""
+    items = [{"content": text, "timestamp": f"{day}T12:00Z", "units": [
+        {"text": text, "embedding": vec(**{f"d{i}": 1}), "occurred_start": f"{day}T00:00Z",
+         "occurred_end": f"{day}T23:59:59Z"}]} for i, (text, day) in enumerate(dated)]  # fmt: skip
+    db.execute("SELECT count(*) FROM hindsight.retain(%s, %s::jsonb)", (bank, json.dumps(items)))
+
+
+def test_the_timeline_has_a_time_axis(ui, db, client):
+    """Every period from the first to the last, empty ones too, ticks at regular periods, the chosen range marked."""
+    client.create_bank("t")
+    retain_dated(db, "t", [("Falcon beta.", "2025-01-10"), ("Falcon launch.", "2025-01-20"), ("Retro.", "2025-05-20")])
+    months = ui.get("/banks/t?by=month").text
+    assert bars(months) == [("2025-01-01", 2, False), ("2025-02-01", 0, False), ("2025-03-01", 0, False),
+                            ("2025-04-01", 0, False), ("2025-05-01", 1, False)]  # fmt: skip
+    assert ticks(months) == [("2025-01-01", "Jan 2025"), ("2025-02-01", "Feb"), ("2025-03-01", "Mar"),
+                             ("2025-04-01", "Apr"), ("2025-05-01", "May")]  # fmt: skip
+    chosen = ui.get("/banks/t?by=month&start=2025-02-15&end=2025-03-31").text
+    assert [start for start, _, marked in bars(chosen) if marked] == ["2025-02-01", "2025-03-01"]
+    assert "0 units from 2025-02-15 to 2025-03-31" in chosen and 'id="zoom"' in chosen
+    # 20 weeks (Monday January 6 to Monday May 19): a tick at the first week that starts in each month
+    weeks = ui.get("/banks/t?by=week").text
+    assert len(bars(weeks)) == 20 and sum(units for _, units, _ in bars(weeks)) == 3
+    assert ticks(weeks) == [("2025-01-06", "Jan 2025"), ("2025-02-03", "Feb"), ("2025-03-03", "Mar"),
+                            ("2025-04-07", "Apr"), ("2025-05-05", "May")]  # fmt: skip
+    # the chart of the range alone: its months, though the bank has nothing before January
+    zoomed = ui.get("/banks/t?by=month&start=2024-11-15&end=2025-01-31&chart=range").text
+    assert bars(zoomed) == [("2024-11-01", 0, False), ("2024-12-01", 0, False), ("2025-01-01", 2, False)]
+    # a unit about 1969 makes 675 months: charted by year, a tick every five
+    retain_dated(db, "t", [("The moon landing.", "1969-07-20")])
+    years = ui.get("/banks/t?by=month").text
+    assert len(bars(years)) == 57 and bars(years)[0] == ("1969-01-01", 1, False) and bars(years)[-1][1] == 3
+    assert ticks(years)[:2] == [("1970-01-01", "1970"), ("1975-01-01", "1975")]
+    assert "every year of the bank's span, empty ones too (by year: more than 600 months)" in " ".join(years.split())
+
+
+def test_the_playground_asks_as_of_a_day(ui, db, client):
+    """The as-of day starts at the bank's latest memory, changes the recall's recency, and the copied SQL
+    carries it; what was scored but not packed is numbered by its place in the final order."""
+    client.create_bank("p")
+    words = "the checkout rewrite and its rollout plan " * 6
+    retain_dated(db, "p", [(f"Falcon note {i}: {words[: 8 + 37 * (i % 4)]}", f"2025-0{1 + i % 6}-1{i}")
+                           for i in range(10)])  # fmt: skip
+    assert 'name="as_of" id="as_of" value="2025-06-15"' in ui.get("/banks/p/recall").text  # the latest memory's day
+    first = ui.get("/banks/p/recall?q=Falcon+checkout+rollout").text  # no as_of in the URL: that day
+    later = ui.get("/banks/p/recall?q=Falcon+checkout+rollout&as_of=2026-06-15").text
+    assert re.search(r'id="asked-at">(.*?)<', first)[1] == "2025-06-15 23:59:59 UTC"
+    assert "query_timestamp => '2025-06-15T23:59:59.999999+00:00'" in sql_of(first)
+    assert "query_timestamp => '2026-06-15T23:59:59.999999+00:00'" in sql_of(later)
+    recency = {row[1]: float(row[7]) for row in cells(first, "results")}
+    a_year_on = {row[1]: float(row[7]) for row in cells(later, "results")}
+    assert recency.keys() == a_year_on.keys() and len(recency) == 10
+    assert all(a_year_on[text] < recency[text] for text in recency)  # a year older each
+    now = ui.get("/banks/p/recall?q=Falcon&as_of=").text  # an empty day: now
+    assert "query_timestamp" not in sql_of(now) and 'id="as_of" value=""' in now
+    assert "a day is written YYYY-MM-DD" in ui.get("/banks/p/recall?q=Falcon&as_of=June").text
+
+    # a budget that packing cannot fill in score order: the list of what it did not pack starts at the first
+    # place by final score that it skipped, and a packed result below a skipped one shows its own place
+    def recall(max_tokens: int) -> dict:
+        return db.execute(
+            "SELECT hindsight.recall_json('p', 'Falcon checkout rollout', max_tokens => %s, trace => true,"
+            " query_timestamp => '2025-06-15T23:59:59.999999Z', max_results => NULL)", (max_tokens,),
+        ).fetchone()[0]  # fmt: skip
+
+    order = [x["id"] for x in recall(4096)["trace"]["scoring"]["results"]]  # by final score; max_tokens packs alone
+    tokens = dict(db.execute("SELECT id::text, token_count FROM hindsight.memory_units WHERE bank_id = 'p'").fetchall())
+    # the first unit longer than the next: a budget of the ones above it and the next skips it
+    i = next(i for i in range(len(order) - 1) if tokens[order[i]] > tokens[order[i + 1]])
+    max_tokens = sum(tokens[u] for u in order[:i]) + tokens[order[i + 1]]
+    page = ui.get("/banks/p/recall", params={"q": "Falcon checkout rollout", "max_tokens": max_tokens,
+                                             "dropped": "on", "as_of": "2025-06-15"}).text  # fmt: skip
+    answer = recall(max_tokens)
+    packed = {r["id"] for r in answer["results"]}
+    place = {x["id"]: x["position"] for x in answer["trace"]["scoring"]["results"]}
+    skipped = i + 1
+    assert order[i] not in packed and order[i + 1] in packed and place[order[i]] == skipped
+    dropped = cells(page, "dropped")
+    assert int(dropped[0][0]) == skipped and dropped[0][2].startswith("did not fit")
+    assert [int(row[0]) for row in dropped] == sorted(place[i] for i in place if i not in packed)
+    shown = [row[0] for row in cells(page, "results")]
+    expected = [str(rank) + ("" if place[r["id"]] == rank else f" score #{place[r['id']]}")
+                for rank, r in enumerate(answer["results"], start=1)]  # fmt: skip
+    assert shown == expected and any("score #" in s for s in shown)
 
 
 def test_an_unknown_bank_and_bad_input_have_pages_of_their_own(ui):
