@@ -244,7 +244,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 )}  # fmt: skip
             dropped = [{**d, **units.get(d["id"], {"text": "", "tokens": None})} for d in dropped[:DROPPED]]
         asked_at = None
-        if response is not None:
+        if response is not None and response.trace:
             asked_at = datetime.fromisoformat(response.trace["scoring"]["query_timestamp"]).astimezone(UTC)
         values = {"q": query, "budget": budget, "max_tokens": tokens, "types": types, "tags": tags_text,
                   "start": start_text, "end": end_text, "as_of": as_of_text, "dropped": show_dropped}  # fmt: skip
@@ -314,12 +314,17 @@ TICKS = {
     "month": [(15, "month"), (48, "quarter"), (180, "year"), (None, "5 years")],
     "year": [(30, "year"), (150, "5 years"), (750, "25 years"), (None, "100 years")],
 }
-_GROUP = {
-    "month": lambda d: (d.year, d.month), "quarter": lambda d: (d.year, (d.month - 1) // 3),
-    "year": lambda d: d.year, "5 years": lambda d: d.year // 5, "25 years": lambda d: d.year // 25,
-    "100 years": lambda d: d.year // 100,
-}  # fmt: skip
+YEARS = {"year": 1, "5 years": 5, "25 years": 25, "100 years": 100}
 MAX_PERIODS = 600  # a span of more weeks or months than this is charted by year
+
+
+def _group(unit: str, day: date) -> tuple[int, int]:
+    """The month, quarter or run of years (a ``unit`` of TICKS) that ``day`` falls in."""
+    if unit == "month":
+        return day.year, day.month
+    if unit == "quarter":
+        return day.year, (day.month - 1) // 3
+    return day.year // YEARS[unit], 0
 
 
 def _tick(day: date, grain: str, unit: str, first: bool) -> str | None:
@@ -327,7 +332,7 @@ def _tick(day: date, grain: str, unit: str, first: bool) -> str | None:
     None between ticks; the year is written at the first label and at each January."""
     if unit != grain:  # the first period of each month, quarter or run of years
         previous = _period_start(day - timedelta(days=1), grain) if day > date.min else day
-        if previous != day and _GROUP[unit](previous) == _GROUP[unit](day):
+        if previous != day and _group(unit, previous) == _group(unit, day):
             return None
     if grain == "year" or unit in ("year", "5 years"):
         return str(day.year)
