@@ -13,11 +13,11 @@ LANGUAGE sql STABLE PARALLEL SAFE  -- as timestamptz + interval is; IMMUTABLE wo
 AS $$
     SELECT CASE WHEN occurred_start IS NOT NULL AND occurred_end IS NOT NULL
                 THEN occurred_start + (occurred_end - occurred_start) / 2
-                ELSE coalesce(occurred_start, occurred_end, mentioned_at) END
+                ELSE hindsight._effective_date(occurred_start, occurred_end, mentioned_at) END
 $$;
 COMMENT ON FUNCTION hindsight._best_date(timestamptz, timestamptz, timestamptz) IS
     'The date temporal proximity measures from: the midpoint of occurred_start and occurred_end when both '
-    'exist, else whichever exists, else mentioned_at.';
+    'exist, else the unit''s date (hindsight._effective_date).';
 
 CREATE OR REPLACE FUNCTION hindsight._proximity(
     best_date timestamptz,

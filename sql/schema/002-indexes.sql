@@ -43,10 +43,13 @@ CREATE FUNCTION hindsight._effective_date(
 RETURNS timestamptz
 LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
-    SELECT coalesce(occurred_start, mentioned_at, occurred_end)
+    SELECT coalesce(occurred_start, occurred_end, mentioned_at)
 $$;
 COMMENT ON FUNCTION hindsight._effective_date(timestamptz, timestamptz, timestamptz) IS
-    'The date a unit is filed under: occurred_start, else mentioned_at, else occurred_end (NULL when none).';
+    'A unit''s date, the one rule: the time it is about (occurred_start; occurred_end alone stands for both, as '
+    'in _time_span and describe_when), else when it was said (mentioned_at); NULL when none. Recency, temporal '
+    'links, the temporal arm''s slices, consolidation and the timeline use it; temporal proximity '
+    '(hindsight._best_date) takes the middle of the occurred span instead when both ends exist.';
 
 CREATE INDEX memory_units_time_idx
     ON hindsight.memory_units USING gist (bank_id, hindsight._time_span(occurred_start, occurred_end, mentioned_at));

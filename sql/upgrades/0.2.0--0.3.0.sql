@@ -92,9 +92,25 @@ AS $$
     END
 $$;
 
--- One rule for the date a unit is filed under (hindsight._effective_date, defined with the indexes):
--- retain's temporal links use it, so their index is on it.
+-- One rule for a unit's date (hindsight._effective_date, defined with the indexes): retain's temporal
+-- links use it, so their index is on it. 0.2.0 filed a unit with occurred_end alone under mentioned_at;
+-- one end of the occurred span now stands for both, as everywhere else (the index is rebuilt for it).
 DROP INDEX hindsight.memory_units_type_effective_idx;
+CREATE OR REPLACE FUNCTION hindsight._effective_date(
+    occurred_start timestamptz,
+    occurred_end timestamptz,
+    mentioned_at timestamptz
+)
+RETURNS timestamptz
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(occurred_start, occurred_end, mentioned_at)
+$$;
+COMMENT ON FUNCTION hindsight._effective_date(timestamptz, timestamptz, timestamptz) IS
+    'A unit''s date, the one rule: the time it is about (occurred_start; occurred_end alone stands for both, as '
+    'in _time_span and describe_when), else when it was said (mentioned_at); NULL when none. Recency, temporal '
+    'links, the temporal arm''s slices, consolidation and the timeline use it; temporal proximity '
+    '(hindsight._best_date) takes the middle of the occurred span instead when both ends exist.';
 CREATE INDEX memory_units_type_effective_idx
     ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
 

@@ -189,14 +189,14 @@ def test_retains_item_shape_is_the_one_the_pipeline_builds_and_the_database_chec
 
 
 def test_one_rule_for_a_units_date(db):
-    """Only hindsight._effective_date spells out which of a unit's times it is filed under; the
-    proximity point (hindsight._best_date, the midpoint of the occurred span) is the other, used
-    only for temporal proximity."""
+    """Only hindsight._effective_date spells out which of a unit's times is its date; the proximity
+    point (hindsight._best_date: the midpoint of the occurred span, else that date) is used only for
+    temporal proximity."""
     bodies = dict(db.execute(
         "SELECT proname, prosrc FROM pg_proc WHERE pronamespace = 'hindsight'::regnamespace"
     ).fetchall())  # fmt: skip
-    spelled = [name for name, body in bodies.items()
-               if re.search(r"coalesce\(\s*(\w+\.)?occurred_start,\s*(\w+\.)?mentioned_at", body)]  # fmt: skip
+    rule = r"coalesce\(\s*(\w+\.)?occurred_start,\s*(\w+\.)?(occurred_end,\s*(\w+\.)?)?mentioned_at"
+    spelled = [name for name, body in bodies.items() if re.search(rule, body)]
     assert spelled == ["_effective_date"]
     proximity = sorted(name for name, body in bodies.items() if "_best_date(" in body)
     assert all("_proximity(hindsight._best_date(" in bodies[n].replace("\n", " ") for n in proximity)
