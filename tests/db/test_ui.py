@@ -89,7 +89,7 @@ def test_every_page_of_a_locomo_conversation(ui, client):
     # the copied SQL runs and gives what the page lists: every packed result, asked as of the same time (the end
     # of the day of the bank's latest memory, in UTC)
     sql = sql_of(recall)
-    (latest,) = client.conn.execute("SELECT max(mentioned_at) AT TIME ZONE 'UTC' FROM hindsight.memory_units")
+    ((latest,),) = client.conn.execute("SELECT max(mentioned_at) AT TIME ZONE 'UTC' FROM hindsight.memory_units")
     assert f"query_timestamp => '{latest:%Y-%m-%d}T23:59:59.999999+00:00'" in sql and "max_results => NULL" in sql
     assert [row[2] for row in client.conn.execute(sql)] == [row[1] for row in results] and len(results) > 10
 
