@@ -33,6 +33,7 @@ from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
+from hindsight_pl.units import Item
 
 from ._database import PsycopgDatabase
 from ._errors import (
@@ -502,7 +503,7 @@ class Client:
             llm.usage = self.llm_usage
         return llm
 
-    def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any] | str) -> dict[str, Any]:
+    def _prepare(self, index: int, item: MemoryItem | Mapping[str, Any] | str) -> Item:
         """One item of retain_batch as the pipeline takes it (:func:`hindsight_pl.pipeline.retain.prepare`)."""
         if isinstance(item, str):
             item = MemoryItem(item)

@@ -20,13 +20,15 @@ SIMILAR_EMBEDDING = "similar embedding"
 @dataclass
 class Merge:
     """A fact stored as another of the call: ``repeat`` (of the caller's item ``item``) was merged into
-    ``kept``, for ``reason`` ``same text`` or ``similar embedding`` (cosine ``similarity``)."""
+    ``kept``, for ``reason`` ``same text`` or ``similar embedding`` (cosine ``similarity``). ``kept_at`` is where
+    ``kept`` is stored (:meth:`Deduplicator.place`), once :meth:`Deduplicator.by_embedding` has kept it."""
 
     repeat: Fact
     item: int | None
     kept: Fact
     reason: str
     similarity: float | None = None
+    kept_at: tuple[int | None, int] | None = None
 
 
 class _Kept:
@@ -70,6 +72,8 @@ class Deduplicator:
         self._texts: dict[tuple[date | None, str], list[Fact]] = {}
         self._days: dict[date | None, _Kept] = {}
         self._signatures: dict[int, Signature] = {}
+        self._places: dict[int, tuple[int | None, int]] = {}  # id(fact kept by embedding) -> (item, position)
+        self._count: dict[int | None, int] = {}  # item -> how many of its facts by_embedding kept
 
     @property
     def merges(self) -> list[Merge]:
@@ -78,7 +82,13 @@ class Deduplicator:
         for merge in self._merges:
             while id(merge.kept) in self._into:
                 merge.kept = self._into[id(merge.kept)]
+            merge.kept_at = self.place(merge.kept)
         return list(self._merges)
+
+    def place(self, fact: Fact) -> tuple[int | None, int] | None:
+        """Where a fact :meth:`by_embedding` kept is stored: ``(item, n)``, the ``n``-th fact (0-based) it kept of
+        that item, which is the item's ``n``-th memory unit; None for a fact it has not kept."""
+        return self._places.get(id(fact))
 
     def by_text(self, facts: Sequence[Fact], said: datetime | None = None, item: int | None = None) -> list[Fact]:
         """``facts`` (of item ``item``) without those whose normalised text was seen before in this call, for the
@@ -116,6 +126,8 @@ class Deduplicator:
             if first is None:
                 day.append(v, fact)
                 kept.append(fact)
+                self._places[id(fact)] = (item, self._count.get(item, 0))
+                self._count[item] = self._count.get(item, 0) + 1
             else:
                 self._merge(fact, item, day.facts[first], SIMILAR_EMBEDDING, round(float(sims[first]), 4))
         return kept

@@ -8,10 +8,12 @@ from __future__ import annotations
 import hashlib
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
-from .dedupe import Deduplicator, Merge
-from .extract import Extractor, OfflineExtractor, VerbatimExtractor
+from .dedupe import Deduplicator
+from .extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
 from .llm import LLMClient, LLMExtractor
 
 # At most this many of the bank's names, its most mentioned, are passed to the extractor at retain as names it
@@ -59,8 +61,58 @@ def fresh_chunks(chunks: Sequence[str], stored: Counter[str], update_mode: str) 
     return fresh
 
 
+@dataclass(frozen=True)
+class Item:
+    """One item of a retain call, cleaned and chunked (:func:`hindsight_pl.pipeline.retain.prepare`): its
+    ``content`` and ``chunks``, when it was said (``timestamp``, aware), its ``document_id`` (None: a new document)
+    and ``update_mode`` (replace or append), ``context``, ``tags``, ``metadata``, and the caller's ``entities``
+    and ``speaker``."""
+
+    content: str
+    chunks: list[str]
+    timestamp: datetime
+    document_id: str | None = None
+    update_mode: str = "replace"
+    context: str | None = None
+    tags: list[str] = field(default_factory=list)
+    metadata: dict[str, Any] = field(default_factory=dict)
+    entities: list[str] = field(default_factory=list)
+    speaker: str | None = None
+
+    def payload(self, units: Sequence[Unit]) -> dict[str, Any]:
+        """The item as ``hindsight.retain`` takes it (an element of its ``items``), with ``units``."""
+        return {
+            "document_id": self.document_id, "update_mode": self.update_mode, "content": self.content,
+            "context": self.context, "timestamp": self.timestamp.isoformat(), "tags": self.tags,
+            "metadata": self.metadata, "chunks": self.chunks, "units": [unit.payload() for unit in units],
+        }  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One memory unit of an item: the ``fact`` kept, its ``embedding``, ``caused_by`` (the positions of the
+    item's units that caused it) and ``merged`` (the call's facts stored as it: ``item_index`` counted from the
+    first item of its group, ``text``, ``reason``, ``similarity``)."""
+
+    fact: Fact
+    embedding: list[float]
+    caused_by: list[int] = field(default_factory=list)
+    merged: list[dict[str, Any]] = field(default_factory=list)
+
+    def payload(self) -> dict[str, Any]:
+        """The unit as ``hindsight.retain`` takes it (an element of an item's ``units``)."""
+        fact = self.fact
+        return {
+            "text": fact.text, "chunk_index": fact.chunk_index, "fact_type": fact.fact_type, "entities": fact.entities,
+            "occurred_start": fact.occurred_start.isoformat() if fact.occurred_start else None,
+            "occurred_end": fact.occurred_end.isoformat() if fact.occurred_end else None,
+            "caused_by": self.caused_by, "embedding": self.embedding,
+            **({"merged": self.merged} if self.merged else {}),
+        }  # fmt: skip
+
+
 def fill_units(
-    items: Sequence[dict[str, Any]],
+    items: Sequence[Item],
     *,
     extractor: Extractor,
     embed: Callable[[list[str]], Any],
@@ -68,66 +120,58 @@ def fill_units(
     stored: Mapping[str, Counter[str]],
     first_item: int = 0,
     known: set[str] | None = None,
-) -> list[Merge]:
-    """Set ``item["payload"]["units"]`` for each item (keys ``payload`` with ``chunks``, ``document_id``
-    and ``update_mode``; ``timestamp`` aware; ``entities``; ``speaker``): the extractor's facts of the
-    fresh chunks, deduplicated (per day) by text and then by embedding (``embed(texts)`` -> one vector per text,
-    one call for all items), in the unit shape of ``hindsight.retain``; and ``item["kept"]``, the facts of
-    those units in order. ``items`` are the call's items ``first_item`` onwards (``dedupe`` spans the call).
-    ``known``: names the bank holds (lower case), given to the offline and verbatim extractors
-    (:func:`hindsight_pl.extract.find_names`); each item's names are added to it for the items after it.
-
-    A unit's ``merged`` lists the facts of these items merged into it (``item_index`` counted from
-    ``items[0]``, ``text``, ``reason``, ``similarity``). Returns the merges of these items' facts, into
-    units of these items or of earlier ones."""
+) -> list[list[Unit]]:
+    """The memory units of each item: the extractor's facts of its fresh chunks (those ``stored``, the hashes of
+    the chunks its document holds, does not hold yet), deduplicated (per day) by text and then by embedding
+    (``embed(texts)`` -> one vector per text, one call for all items). ``items`` are the call's items
+    ``first_item`` onwards (``dedupe`` spans the call; its :meth:`~Deduplicator.place` of a kept fact is the
+    position of its unit here). ``known``: names the bank holds (lower case), given to the offline and verbatim
+    extractors (:func:`hindsight_pl.extract.find_names`); each item's names are added to it for the items after
+    it. A unit's ``merged`` lists the facts of these items merged into it."""
     before = len(dedupe.merges)
+    extracted: list[list[Fact]] = []  # each item's facts, as its extractor gave them (caused_by counts in them)
+    distinct: list[list[Fact]] = []  # those not repeating an earlier one's text
     for n, item in enumerate(items):
-        payload = item["payload"]
-        chunks: list[str] = payload["chunks"]
-        fresh = fresh_chunks(chunks, stored.get(payload["document_id"] or "", Counter()), payload["update_mode"])
-        fresh_text = [chunks[i] for i in fresh]
+        fresh = fresh_chunks(item.chunks, stored.get(item.document_id or "", Counter()), item.update_mode)
+        fresh_text = [item.chunks[i] for i in fresh]
         if isinstance(extractor, OfflineExtractor | VerbatimExtractor):
-            facts = extractor.extract(fresh_text, timestamp=item["timestamp"], entities=item["entities"],
-                                      speaker=item["speaker"], known=known if known is not None else ())  # fmt: skip
+            facts = extractor.extract(fresh_text, timestamp=item.timestamp, entities=item.entities,
+                                      speaker=item.speaker, known=known if known is not None else ())  # fmt: skip
         else:
-            facts = extractor.extract(fresh_text, timestamp=item["timestamp"], entities=item["entities"],
-                                      speaker=item["speaker"])  # fmt: skip
+            facts = extractor.extract(fresh_text, timestamp=item.timestamp, entities=item.entities,
+                                      speaker=item.speaker)  # fmt: skip
         for fact in facts:
             fact.chunk_index = fresh[fact.chunk_index]
             if known is not None:
                 known.update(name.lower() for name in fact.entities)
-        item["facts"] = dedupe.by_text(facts, item["timestamp"], item=first_item + n)
-    units = [fact for item in items for fact in item["facts"]]
-    vectors: Any = embed([f.text for f in units]) if units else []
-    embedding = dict(zip(map(id, units), vectors, strict=True))
-    for n, item in enumerate(items):
-        item["kept"] = dedupe.by_embedding(
-            item["facts"], [embedding[id(f)] for f in item["facts"]], item["timestamp"], item=first_item + n
-        )
-    merges = dedupe.merges[before:]
-    merged: dict[int, list[dict[str, Any]]] = {}
-    for merge in merges:
-        merged.setdefault(id(merge.kept), []).append({
-            "item_index": None if merge.item is None else merge.item - first_item, "text": merge.repeat.text,
-            "reason": merge.reason, "similarity": merge.similarity,
-        })  # fmt: skip
-    for item in items:
-        kept = item["kept"]
-        position = {id(fact): n for n, fact in enumerate(kept)}
-        index_of = {n: id(fact) for n, fact in enumerate(item["facts"])}
-        item["payload"]["units"] = [
-            {
-                "text": fact.text,
-                "chunk_index": fact.chunk_index,
-                "fact_type": fact.fact_type,
-                "entities": fact.entities,
-                "occurred_start": fact.occurred_start.isoformat() if fact.occurred_start else None,
-                "occurred_end": fact.occurred_end.isoformat() if fact.occurred_end else None,
-                "caused_by": [position[index_of[c]] for c in fact.caused_by
-                              if c in index_of and index_of[c] in position],
-                "embedding": [float(x) for x in embedding[id(fact)]],
-                **({"merged": merged[id(fact)]} if id(fact) in merged else {}),
-            }
-            for fact in kept
-        ]  # fmt: skip
-    return merges
+        extracted.append(facts)
+        distinct.append(dedupe.by_text(facts, item.timestamp, item=first_item + n))
+    texts = [fact.text for facts in distinct for fact in facts]
+    vectors: Any = embed(texts) if texts else []
+    embeddings = iter([float(x) for x in vector] for vector in vectors)
+    kept: list[list[tuple[Fact, list[float]]]] = []
+    for n, (item, facts) in enumerate(zip(items, distinct, strict=True)):
+        mine = [next(embeddings) for _ in facts]
+        dedupe.by_embedding(facts, mine, item.timestamp, item=first_item + n)  # places the facts it keeps, in order
+        kept.append([(f, v) for f, v in zip(facts, mine, strict=True) if dedupe.place(f) is not None])
+    merged: dict[tuple[int | None, int], list[dict[str, Any]]] = {}
+    for merge in dedupe.merges[before:]:  # the repeats among these items, into units of theirs or earlier ones
+        if merge.kept_at is not None:
+            merged.setdefault(merge.kept_at, []).append({
+                "item_index": None if merge.item is None else merge.item - first_item, "text": merge.repeat.text,
+                "reason": merge.reason, "similarity": merge.similarity,
+            })  # fmt: skip
+    made = []
+    for n, (facts, pairs) in enumerate(zip(extracted, kept, strict=True)):
+        item_at = first_item + n
+
+        def position(cause: int, facts: list[Fact] = facts, item_at: int = item_at) -> int | None:
+            place = dedupe.place(facts[cause]) if 0 <= cause < len(facts) else None
+            return place[1] if place is not None and place[0] == item_at else None
+
+        made.append([
+            Unit(fact, vector, [p for p in map(position, fact.caused_by) if p is not None],
+                 merged.get((item_at, at), []))
+            for at, (fact, vector) in enumerate(pairs)
+        ])  # fmt: skip
+    return made

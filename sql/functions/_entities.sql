@@ -57,7 +57,8 @@ CREATE OR REPLACE FUNCTION hindsight._resolve_entities(
     bank_id text,
     unit_ids uuid[],
     names text[],
-    seen_at timestamptz[]
+    seen_at timestamptz[],
+    merge_threshold float8
 )
 RETURNS TABLE (unit_id uuid, entity_id uuid)
 LANGUAGE plpgsql
@@ -67,7 +68,6 @@ SET pg_trgm.similarity_threshold = 0.3
 AS $$
 #variable_conflict use_column
 DECLARE
-    threshold float8 := (hindsight.bank_config(bank_id)->>'entity_merge_threshold')::float8;
     bank_units bigint := coalesce((SELECT c.unit_count FROM hindsight._bank_counts c
                                    WHERE c.bank_id = _resolve_entities.bank_id), 0);
     m_units uuid[];
@@ -90,7 +90,7 @@ BEGIN
     --         + 0.3 * share of the name's co-mentioned (known, non-hub) entities that
     --                 co-occur with the candidate
     --         + 0.2 * max(0, 1 - |days from the latest mention to candidate.last_seen| / 7)
-    -- exceeds entity_merge_threshold (0.6), the candidate passes
+    -- exceeds merge_threshold (the bank's entity_merge_threshold, 0.6), the candidate passes
     -- _entity_names_compatible and is not itself co-mentioned with the name; else
     -- a new entity. A hub (linked to more than half of the bank's units) earns no
     -- co-occurrence credit. INSERT ... ON CONFLICT makes two retains that bring the
@@ -160,7 +160,7 @@ BEGIN
     resolved AS (
         SELECT lname, id FROM exact_or_alias
         UNION ALL
-        (SELECT DISTINCT ON (s.lname) s.lname, s.id FROM scored s WHERE s.score > threshold
+        (SELECT DISTINCT ON (s.lname) s.lname, s.id FROM scored s WHERE s.score > merge_threshold
          ORDER BY s.lname, s.score DESC, s.id)
     ),
     mentions AS (
@@ -243,10 +243,10 @@ BEGIN
       AND lower(c.canonical_name) IN (SELECT lower(btrim(x)) FROM unnest(names) x);
 END
 $$;
-COMMENT ON FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestamptz[]) IS
+COMMENT ON FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestamptz[], float8) IS
     'Entity resolution of retain: maps mentions (unit_ids[i] names names[i] at seen_at[i]) to entities of the '
     'bank, reusing exact names and aliases ("Postgres" / "PostgreSQL"), merging into a similar entity when 0.5 name similarity + 0.3 co-occurrence share '
-    '+ 0.2 recency (7 days) > entity_merge_threshold, else creating one; updates first_seen/last_seen. '
+    '+ 0.2 recency (7 days) > merge_threshold (the bank''s entity_merge_threshold), else creating one; updates first_seen/last_seen. '
     'Returns one row per (unit, entity). A version ("PostgreSQL 11") gets its base name''s entity as parent_id '
     '(created without mentions if missing). See docs/retain.md.';
 

@@ -112,7 +112,9 @@ COMMENT ON FUNCTION hindsight._semantic_links_hnsw(text, uuid[], int, float8) IS
 
 CREATE OR REPLACE FUNCTION hindsight._link_units(
     bank_id text,
-    unit_ids uuid[]
+    unit_ids uuid[],
+    config jsonb,
+    semantic_path text
 )
 RETURNS void
 LANGUAGE plpgsql
@@ -121,9 +123,8 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(bank_id);
-    neighbours int := (cfg->>'temporal_link_neighbours')::int;
-    top_k int := (cfg->>'semantic_link_top_k')::int;
+    neighbours int := (config->>'temporal_link_neighbours')::int;
+    top_k int := (config->>'semantic_link_top_k')::int;
     froms uuid[];
     tos uuid[];
     weights float8[];
@@ -171,9 +172,9 @@ BEGIN
     IF top_k = 0 THEN
         RETURN;
     END IF;
-    IF hindsight._semantic_path(bank_id) = 'hnsw' THEN
+    IF semantic_path = 'hnsw' THEN
         PERFORM hindsight._semantic_links_hnsw(bank_id, unit_ids, top_k,
-                                               (cfg->>'semantic_link_min_similarity')::float8);
+                                               (config->>'semantic_link_min_similarity')::float8);
     ELSE
         -- A small bank is scanned exactly, once for all new units (not once per unit).
         SELECT array_agg(r.a), array_agg(r.b), array_agg(least(1.0, r.sim)) INTO froms, tos, weights
@@ -183,13 +184,15 @@ BEGIN
                           WHERE u.bank_id = _link_units.bank_id AND u.id = ANY (unit_ids)) n
                     CROSS JOIN hindsight.memory_units m
                     WHERE m.bank_id = _link_units.bank_id AND m.id <> n.id) p
-              WHERE p.sim >= (cfg->>'semantic_link_min_similarity')::float8) r
+              WHERE p.sim >= (config->>'semantic_link_min_similarity')::float8) r
         WHERE r.rn <= top_k;
         PERFORM hindsight._insert_links(_link_units.bank_id, 'semantic', froms, tos, weights);
     END IF;
 END
 $$;
-COMMENT ON FUNCTION hindsight._link_units(text, uuid[]) IS
+COMMENT ON FUNCTION hindsight._link_units(text, uuid[], jsonb, text) IS
     'Links new units of a bank: temporal (temporal_link_neighbours nearest before and after in time, same fact '
     'type, weight max(0.3, 1 - hours/24), both directions) and semantic (semantic_link_top_k nearest by cosine '
-    'with similarity >= semantic_link_min_similarity, weight = similarity).';
+    'with similarity >= semantic_link_min_similarity, weight = similarity), the keys read from config (the bank''s '
+    'effective config, hindsight.bank_config, read once by the caller); semantic_path (hindsight._semantic_path: '
+    'hnsw or exact) says how the nearest units are searched.';

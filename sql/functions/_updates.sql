@@ -18,7 +18,12 @@ COMMENT ON FUNCTION hindsight._revisions(jsonb) IS
     'revises the older (hindsight_pl.updates.revises: a clause of each about one subject, and a change: a '
     'revision cue or other numbers).';
 
-CREATE OR REPLACE FUNCTION hindsight._link_updates(bank_id text, unit_ids uuid[])
+CREATE OR REPLACE FUNCTION hindsight._link_updates(
+    bank_id text,
+    unit_ids uuid[],
+    config jsonb,
+    semantic_path text
+)
 RETURNS int
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
@@ -26,9 +31,8 @@ SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(_link_updates.bank_id);
-    how_many int := (cfg->>'update_candidates')::int;
-    min_similarity float8 := (cfg->>'update_min_similarity')::float8;
+    how_many int := (config->>'update_candidates')::int;
+    min_similarity float8 := (config->>'update_min_similarity')::float8;
     new_ids uuid[];
     old_ids uuid[];
     revised bool[];
@@ -40,7 +44,7 @@ BEGIN
     -- The pairs to judge: each new unit and its how_many nearest units said before it (by embedding), from
     -- another document (the facts of one message do not revise each other). Arrays, not a temporary table:
     -- Citus plans no write that joins a local table with a distributed one.
-    IF hindsight._semantic_path(_link_updates.bank_id) = 'hnsw' THEN
+    IF semantic_path = 'hnsw' THEN
         SELECT array_agg(p.unit_id ORDER BY p.unit_id, p.neighbour_id),
                array_agg(p.neighbour_id ORDER BY p.unit_id, p.neighbour_id)
         INTO new_ids, old_ids
@@ -96,9 +100,11 @@ BEGIN
     RETURN linked;
 END
 $$;
-COMMENT ON FUNCTION hindsight._link_updates(text, uuid[]) IS
+COMMENT ON FUNCTION hindsight._link_updates(text, uuid[], jsonb, text) IS
     'Knowledge updates of new units of a bank (unit_ids): each is compared with its update_candidates nearest '
-    'units (cosine >= update_min_similarity) said before it in other documents; where it revises one '
+    'units (cosine >= update_min_similarity; both keys of config, the bank''s effective config read once by the '
+    'caller; searched as semantic_path, hindsight._semantic_path, says) said before it in other documents; where '
+    'it revises one '
     '(hindsight._revisions), a supersedes link goes from it to the older unit, whose superseded_at becomes the '
     'earliest mentioned_at of the units superseding it. Observations take no part. Returns the links made.';
 
@@ -206,13 +212,16 @@ LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
+DECLARE
+    cfg jsonb;
 BEGIN
     PERFORM hindsight._require_python();
-    PERFORM hindsight.bank_config(link_updates.bank_id);  -- HS404 for an unknown bank
+    cfg := hindsight.bank_config(link_updates.bank_id);  -- HS404 for an unknown bank
     PERFORM hindsight._lock_bank(link_updates.bank_id);
     RETURN hindsight._link_updates(link_updates.bank_id, ARRAY(
         SELECT u.id FROM hindsight.memory_units u
-        WHERE u.bank_id = link_updates.bank_id AND u.fact_type <> 'observation' ORDER BY u.mentioned_at, u.id));
+        WHERE u.bank_id = link_updates.bank_id AND u.fact_type <> 'observation' ORDER BY u.mentioned_at, u.id),
+        cfg, hindsight._semantic_path(link_updates.bank_id));
 END
 $$;
 COMMENT ON FUNCTION hindsight.link_updates(text) IS

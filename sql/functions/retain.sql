@@ -11,12 +11,17 @@ RETURNS TABLE (item_index int, document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
+-- a retain's statements are small, but the planner's estimates for JSON arrays (100 elements each, nested) put
+-- the item checks past jit_above_cost: compiling them took 100 ms of a 5 ms check (docs/benchmarks.md)
+SET jit = off
 AS $$
 #variable_conflict use_column
 DECLARE
     taken uuid[];
+    -- the bank's config, read once here and passed to every helper that needs a key of it
     cfg jsonb := hindsight.bank_config(retain.bank_id);
     ts_config regconfig := (cfg->>'text_search_config')::regconfig;
+    semantic_path text;
     doc_ids text[];
     existing text[];
     chunk_ids jsonb := '{}';
@@ -119,7 +124,7 @@ BEGIN
           FROM hindsight._retain_units(items) u,
                jsonb_array_elements_text(coalesce(u.unit->'entities', '[]')) WITH ORDINALITY AS e(name, o)) m,
          hindsight._resolve_entities(retain.bank_id, coalesce(m.unit_ids, '{}'), coalesce(m.names, '{}'),
-                                     coalesce(m.seen_at, '{}')) AS r;
+                                     coalesce(m.seen_at, '{}'), (cfg->>'entity_merge_threshold')::float8) AS r;
     INSERT INTO hindsight.unit_entities (bank_id, unit_id, entity_id)
     SELECT bk.bank_id, r.unit_id, r.entity_id
     FROM hindsight.banks bk, unnest(mention_units, mention_entities) AS r(unit_id, entity_id)
@@ -128,7 +133,8 @@ BEGIN
     -- Links: temporal and semantic neighbours, and the causal relations the
     -- extractor found (unit -caused_by-> cause and cause -causes-> unit, weight 1).
     IF new_ids IS NOT NULL THEN
-        PERFORM hindsight._link_units(retain.bank_id, new_ids);
+        semantic_path := hindsight._semantic_path(retain.bank_id);  -- after the inserts: it counts them
+        PERFORM hindsight._link_units(retain.bank_id, new_ids, cfg, semantic_path);
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
         SELECT DISTINCT bk.bank_id, l.a, l.b, l.kind, 1.0
         FROM hindsight.banks bk, hindsight._retain_units(items) u,
@@ -138,7 +144,7 @@ BEGIN
         WHERE bk.bank_id = retain.bank_id
         ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
         -- knowledge updates: a new unit that revises an older one supersedes it (_updates.sql)
-        PERFORM hindsight._link_updates(retain.bank_id, new_ids);
+        PERFORM hindsight._link_updates(retain.bank_id, new_ids, cfg, semantic_path);
     END IF;
 
     IF existing IS NOT NULL THEN

@@ -14,6 +14,9 @@ COMMENT ON TYPE hindsight.retained_unit IS
     'the repeated facts stored as that unit (merged: [{item_index, text, reason, similarity}], [] when none).';
 DROP FUNCTION hindsight.retain(text, jsonb);
 DROP FUNCTION hindsight._retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text);
+-- Retain reads the bank's config once and passes it to its helpers (issue 32).
+DROP FUNCTION hindsight._resolve_entities(text, uuid[], text[], timestamptz[]);
+DROP FUNCTION hindsight._link_units(text, uuid[]);
 
 -- Thousands of banks: one HNSW index over every bank instead of a partial index per bank
 -- (hindsight._semantic_path decides per bank between it and an exact scan). The per-bank

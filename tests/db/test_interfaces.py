@@ -173,9 +173,9 @@ def test_retains_item_shape_is_the_one_the_pipeline_builds_and_the_database_chec
     item = prepare("Ana: I moved to Lisbon last May. Bruno helped because he has a van.",
                    timestamp=datetime(2025, 6, 1, tzinfo=UTC), document_id="d", context="chat", tags=["t"],
                    metadata={"k": 1}, entities=["Ana"], speaker="Ana")  # fmt: skip
-    units.fill_units([item], extractor=OfflineExtractor(), embed=lambda t: embedder.embed(t, kind="passage"),
-                     dedupe=Deduplicator(0.95), stored={})  # fmt: skip
-    payload = item["payload"]
+    (made,) = units.fill_units([item], extractor=OfflineExtractor(), embed=lambda t: embedder.embed(t, kind="passage"),
+                               dedupe=Deduplicator(0.95), stored={})  # fmt: skip
+    payload = item.payload(made)
     built = set(payload) | {key for unit in payload["units"] for key in unit}
     (comment,) = db.execute("SELECT obj_description('hindsight.retain(text, jsonb)'::regprocedure)").fetchone()
     documented = _documented_keys(comment)

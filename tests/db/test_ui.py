@@ -221,6 +221,10 @@ def test_bad_input_gets_a_400_page_not_a_500(ui, client):
         "/banks/b%00": "NUL",
         "/banks/b/recall?q=x&start=2025-03-31&end=2025-03-01": "the time window ends",
         "/banks/b/recall?q=x&max_tokens=abc": "max tokens must be a whole number",
+        "/banks/b/recall?q=x&as_of=2025-13-01": "a day is written YYYY-MM-DD, not '2025-13-01'",
+        "/banks/b/entities?limit=0": "the number of entities is a whole number from 1 to 100, not '0'",
+        "/banks/b/entities?limit=101": "the number of entities is a whole number from 1 to 100",
+        "/banks/b/entities?limit=-5": "the number of entities is a whole number from 1 to 100",
         "/banks/b/recall?q=" + "x" * 2001: "query has 2,001 characters, more than the 2,000 allowed (query_chars)",
     }
     for path, message in expected.items():

@@ -102,7 +102,7 @@ def test_retain_items_are_refused_before_any_work():
         retaining.prepare("ok", timestamp=now, tags=["x" * 201], label="item 3")
     with pytest.raises(limits.LimitError, match=r"^item 3: context has 10,001 characters"):
         retaining.prepare("ok", timestamp=now, context="c" * 10_001, label="item 3")
-    assert retaining.prepare("a" * 1_000_000, timestamp=now)["payload"]["chunks"]  # at the limit: taken
+    assert retaining.prepare("a" * 1_000_000, timestamp=now).chunks  # at the limit: taken
 
 
 def test_windows_cut_by_characters_and_cost_before_any_tokenizer():

@@ -18,6 +18,7 @@ from ..errors import InputError
 from ..extract import Extractor
 from ..llm import LLMClient
 from ..providers import Embedder
+from ..units import Item
 from .banks import bank_config
 from .database import Database, json_of, text_of
 
@@ -49,7 +50,7 @@ def prepare(
     speaker: str | None = None,
     update_mode: str = "replace",
     label: str | None = None,
-) -> dict[str, Any]:
+) -> Item:
     """One item made ready for :func:`retain`: content, context, tags, entities and speaker cleaned
     (:func:`hindsight_pl.text.clean_text`; blank names and NULL tags dropped), content chunked
     (at most 3,000 characters a chunk). ``timestamp`` (aware) is when it was said. Raises
@@ -73,21 +74,12 @@ def prepare(
     if update_mode not in UPDATE_MODES:
         raise InputError(f"{prefix}update_mode must be replace or append, not {update_mode!r}")
     names = [n for n in (text.clean_text(e).strip() for e in entities or () if e) if n]
-    return {
-        "entities": names,
-        "speaker": (text.clean_text(speaker).strip() or None) if speaker else None,
-        "timestamp": timestamp,
-        "payload": {
-            "document_id": document_id,
-            "update_mode": update_mode,
-            "content": cleaned,
-            "context": text.clean_text(context) if context else None,
-            "timestamp": timestamp.isoformat(),
-            "tags": [text.clean_text(t) for t in tags or () if t is not None],
-            "metadata": dict(metadata or {}),
-            "chunks": chunking.chunk_text(cleaned),
-        },
-    }
+    return Item(
+        content=cleaned, chunks=chunking.chunk_text(cleaned), timestamp=timestamp, document_id=document_id,
+        update_mode=update_mode, context=text.clean_text(context) if context else None,
+        tags=[text.clean_text(t) for t in tags or () if t is not None], metadata=dict(metadata or {}),
+        entities=names, speaker=(text.clean_text(speaker).strip() or None) if speaker else None,
+    )  # fmt: skip
 
 
 def check_names(names: Sequence[str | None] | None, what: str, count: str) -> None:
@@ -113,7 +105,7 @@ class Retained:
 def retain(
     db: Database,
     bank_id: str,
-    items: Sequence[dict[str, Any]],
+    items: Sequence[Item],
     *,
     embedder_of_config: Callable[[Mapping[str, Any]], Embedder],
     llm_for: Callable[[Mapping[str, Any]], LLMClient | None],
@@ -122,9 +114,9 @@ def retain(
     progress: Callable[[int], None] | None = None,
 ) -> Retained:
     """Store ``items`` (from :func:`prepare`) in the bank, :data:`GROUP_SIZE` at a time; the caller holds
-    the transaction. Facts are embedded by ``embedder_of_config(config)`` (the embedder of the bank's
-    ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through ``llm_for(config)``)
-    unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
+    the transaction. The bank's config is read once, here. Facts are embedded by ``embedder_of_config(config)`` (the
+    embedder of the bank's ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through
+    ``llm_for(config)``) unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
     ``dedupe_similarity``); chunks a document already holds are not extracted again; the extractor knows the
     bank's :data:`~hindsight_pl.units.KNOWN_NAMES` most mentioned names and the call's earlier ones. With
     ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
@@ -145,15 +137,16 @@ def retain(
     # names join them item by item (docs/retain.md "Entities")
     known = {str(r["canonical_name"]).lower() for r in db.rows(KNOWN_NAMES, bank_id, units.KNOWN_NAMES)}
     retained = Retained()
-    unit_of: dict[int, str] = {}  # id(kept fact) -> its memory unit
+    unit_ids: dict[tuple[int | None, int], str] = {}  # (item, position among its units) -> its memory unit
+    stored = Counter[int]()  # item -> how many of its units the rows gave so far
     for start in range(0, len(items), GROUP_SIZE):
         group = items[start : start + GROUP_SIZE]
-        units.fill_units(
+        made = units.fill_units(
             group, extractor=extractor, embed=lambda texts: embedder.embed(texts, kind="passage"), dedupe=dedupe,
             stored=_chunk_hashes(db, bank_id, group), first_item=start, known=known,
         )  # fmt: skip
-        stored: dict[int, list[str]] = {}
-        for row in db.rows(STORE, bank_id, json.dumps([item["payload"] for item in group])):
+        payload = [item.payload(item_units) for item, item_units in zip(group, made, strict=True)]
+        for row in db.rows(STORE, bank_id, json.dumps(payload)):
             row = dict(
                 row,
                 item_index=start + row["item_index"],
@@ -161,20 +154,19 @@ def retain(
                 merged=json_of(row["merged"]) or [],
             )
             retained.rows.append(row)
-            if row["unit_id"] is not None:
-                stored.setdefault(row["item_index"], []).append(row["unit_id"])
-        for index, item in enumerate(group, start=start):  # the rows list each item's units in order
-            unit_of.update(zip(map(id, item["kept"]), stored.get(index, []), strict=True))
+            if row["unit_id"] is not None:  # the rows list each item's units in order
+                unit_ids[(row["item_index"], stored[row["item_index"]])] = row["unit_id"]
+                stored[row["item_index"]] += 1
         if progress is not None:
             progress(len(group))
-    retained.merges = [(m.item or 0, m.repeat.text, unit_of[id(m.kept)], m.reason, m.similarity)
-                       for m in dedupe.merges]  # fmt: skip
+    retained.merges = [(m.item or 0, m.repeat.text, unit_ids[m.kept_at], m.reason, m.similarity)
+                       for m in dedupe.merges if m.kept_at is not None]  # fmt: skip
     return retained
 
 
-def _chunk_hashes(db: Database, bank_id: str, group: Sequence[dict[str, Any]]) -> dict[str, Counter[str]]:
+def _chunk_hashes(db: Database, bank_id: str, group: Sequence[Item]) -> dict[str, Counter[str]]:
     """SHA-256 of the chunks each existing document of the group has, counted (a text may repeat)."""
-    wanted = sorted({i["payload"]["document_id"] for i in group if i["payload"]["document_id"]})
+    wanted = sorted({i.document_id for i in group if i.document_id})
     known: dict[str, Counter[str]] = {}
     if wanted:
         for row in db.rows(CHUNK_HASHES, bank_id, wanted):
