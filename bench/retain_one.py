@@ -37,6 +37,7 @@ PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Goran", "Hana"]
 PLACES = ["Lisbon", "Kyoto", "Oslo", "Lyon", "Porto", "Tallinn"]
 START = datetime(2025, 3, 1, 9, tzinfo=UTC)
 
+RETAIN_TEXT = "SELECT count(*) FROM hindsight.retain_text(%s, %s, mentioned_at => %s)"
 FUNCTIONS = """
 SELECT p.proname, s.calls, s.self_time FROM pg_catalog.pg_stat_user_functions s
 JOIN pg_catalog.pg_proc p ON p.oid = s.funcid WHERE s.schemaname = 'hindsight'
@@ -114,7 +115,7 @@ def main() -> None:
         print(f"bank: {units} units")
         # warm both paths: the models, the in-database Python, plans
         client.retain(BANK, message(0), timestamp=START)
-        conn.execute("SELECT count(*) FROM hindsight.retain_text(%s, %s, mentioned_at => %s)", (BANK, message(0), START))
+        conn.execute(RETAIN_TEXT, (BANK, message(0), START))
 
         clock = Clock()
         clock.wrap(retaining, "bank_config", "config, known names (database)")
@@ -134,8 +135,7 @@ def main() -> None:
                 spent["the rest (item, begin, commit)"] = driver[-1] - sum(spent.values())
                 parts.append(spent)
                 start = time.perf_counter()
-                conn.execute("SELECT count(*) FROM hindsight.retain_text(%s, %s, mentioned_at => %s)",
-                             (BANK, message(i + 1000), when)).fetchone()  # fmt: skip
+                conn.execute(RETAIN_TEXT, (BANK, message(i + 1000), when)).fetchone()
                 sql.append((time.perf_counter() - start) * 1000)
             return driver, sql, parts
 
@@ -143,8 +143,9 @@ def main() -> None:
         print(f"Client.retain          {figures(driver)}")
         print(f"SQL retain_text        {figures(sql)}")
         print("driver's call, by part (median ms):")
-        for name in sorted({k for p in parts for k in p}, key=lambda k: -statistics.median(p.get(k, 0) for p in parts)):
-            print(f"  {name:<34}{statistics.median(p.get(k, 0.0) for p in parts for k in [name]):7.1f}")
+        medians = {k: statistics.median(p.get(k, 0.0) for p in parts) for k in {k for p in parts for k in p}}
+        for name, ms in sorted(medians.items(), key=lambda x: -x[1]):
+            print(f"  {name:<34}{ms:7.1f}")
 
         # the database's functions, self time per call, on the same messages again (tracking costs a little)
         conn.execute("SET track_functions = 'all'")

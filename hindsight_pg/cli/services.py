@@ -90,6 +90,14 @@ def serve_models(
             " CrossEncoder path (default: no /rerank)."
         ),
     ] = None,
+    threads: Annotated[
+        int | None,
+        typer.Option(
+            min=1,
+            help="Native threads of each model call (requests take turns on the models); default"
+            " HINDSIGHT_EMBED_THREADS, else 1 (docs/providers.md#threads).",
+        ),
+    ] = None,
 ) -> None:
     """Serve the local embedding model and cross-encoder over the text-embeddings-inference protocol
     (POST /embed, POST /rerank, GET /health), for {"kind": "http", "url": ...} providers (docs/providers.md)."""
@@ -97,8 +105,8 @@ def serve_models(
 
     from .._model_server import serve
 
-    embedder = providers.LocalEmbedder(embedding_model)
-    reranker = providers.LocalReranker(reranker_model) if reranker_model else None
+    embedder = providers.LocalEmbedder(embedding_model, threads=threads)
+    reranker = providers.LocalReranker(reranker_model, threads=threads) if reranker_model else None
     try:  # load now: a bad model fails here, not on the first request
         embedder.embed(["warm-up"])
         if reranker is not None:
@@ -106,7 +114,7 @@ def serve_models(
     except errors.ProviderError as exc:
         raise ProviderError(str(exc)) from exc
     render.err.print(f"hindsight-pg model server on http://{host}:{port} (embeddings: {embedding_model}; "
-              f"cross-encoder: {reranker_model or 'none'})")  # fmt: skip
+              f"cross-encoder: {reranker_model or 'none'}; {embedder.threads} threads a call)")  # fmt: skip
     serve(embedder, reranker, host, port)
 
 

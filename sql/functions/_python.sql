@@ -45,9 +45,13 @@ if "hindsight_pl" in GD:
 path = plpy.execute("SELECT hindsight._python_path() AS p")[0]["p"]
 if path not in sys.path:
     sys.path.insert(0, path)
-# one thread per backend for the models' native code (OpenMP, PyTorch), set before they load: the server's
-# sessions share the cores, and one call between two checkpoints stays short (docs/reliability.md)
-os.environ.setdefault("OMP_NUM_THREADS", "1")
+# one thread per backend for the models and numpy's BLAS, set before any of them loads, whatever the server's
+# environment says: the server's sessions share the cores, and one call between two checkpoints stays short
+# (docs/providers.md#threads, docs/reliability.md). hindsight_pl.providers reads HINDSIGHT_EMBED_THREADS (the
+# engines' own counts: OpenMP, PyTorch, onnxruntime); the others are read by OpenBLAS, MKL and OpenMP as they load.
+for name in ("HINDSIGHT_EMBED_THREADS", "OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+    os.environ[name] = "1"
+os.environ["TOKENIZERS_PARALLELISM"] = "false"  # the tokenizers' own pool (Rust, one thread a core)
 try:
     import hindsight_pl
 except ImportError as exc:
@@ -72,7 +76,9 @@ return None, None, None
 $$;
 COMMENT ON FUNCTION hindsight._load() IS
     'Imports hindsight_pl from hindsight._python_path() into this session (cached in GD), installs its '
-    'cancellation checkpoint and sets OMP_NUM_THREADS to 1 unless the server''s environment sets it. Returns NULLs, '
+    'cancellation checkpoint and sets one native thread for this backend (HINDSIGHT_EMBED_THREADS, OMP_NUM_THREADS, '
+    'OPENBLAS_NUM_THREADS, MKL_NUM_THREADS = 1, TOKENIZERS_PARALLELISM = false, whatever the server''s environment '
+    'says). Returns NULLs, '
     'or the SQLSTATE, message and hint of why it cannot (58P01 not found, 0A000 version differs from the '
     'extension''s).';
 

@@ -9,15 +9,18 @@ import functools
 import json
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import limits, providers, spreading
 from ..errors import HindsightPlError, ProviderError
-from ..llm import LLMClient
-from . import consolidate as consolidating
-from . import reflect as reflecting
-from . import retain as retaining
 from .database import PlpyDatabase
+
+if TYPE_CHECKING:
+    from ..llm import LLMClient
+
+# Retain, consolidation, reflect and the language model client are imported by the functions that use them: a
+# session whose first call is a recall (embed, rerank, temporal_spread) does not pay for their imports (the
+# extractor's sentence splitter, the language model client: about 0.3 s of a cold recall; bench/cold.py).
 
 T = TypeVar("T")
 
@@ -50,6 +53,8 @@ def database(plpy: Any, gd: dict[str, Any]) -> PlpyDatabase:
 def llm_for(plpy: Any) -> Callable[[Mapping[str, Any]], LLMClient | None]:
     """The language model client of a bank's config, or None; its first request asks
     ``hindsight._check_llm_endpoint`` (42501 for an endpoint the role may not call)."""
+    from ..llm import LLMClient
+
     plan = plpy.prepare("SELECT hindsight._check_llm_endpoint($1)", ["text"])
     return functools.partial(LLMClient.from_config, before_call=lambda base_url: plpy.execute(plan, [base_url]))
 
@@ -106,6 +111,8 @@ def retain_text(
     entities: list[str | None] | None, speaker: str | None, update_mode: str | None,
 ) -> list[tuple[str, str | None, str]]:  # fmt: skip
     """hindsight.retain_text: (document_id, unit_id, merged JSON) per new memory unit."""
+    from . import retain as retaining
+
     db = database(plpy, gd)
     said = db.rows("SELECT extract(epoch FROM coalesce($1::timestamptz, now()))::float8 AS t", mentioned_at)[0]["t"]
 
@@ -125,6 +132,8 @@ def retain_text(
 
 def consolidate(plpy: Any, gd: dict[str, Any], bank_id: str) -> list[tuple[str, str, int | None]]:
     """hindsight.consolidate with the bank's language model: (observation_id, action, proof_count) rows."""
+    from . import consolidate as consolidating
+
     return raised(plpy, lambda: consolidating.consolidate(database(plpy, gd), bank_id, llm_for(plpy)))
 
 
@@ -133,6 +142,8 @@ def reflect(
     tags: list[str] | None, tags_match: str, response_schema: str | None, query_timestamp: str | None,
 ) -> list[tuple[Any, ...]]:  # fmt: skip
     """hindsight.reflect: one row (answer, structured_answer, based_on, usage, trace), JSON as text."""
+    from . import reflect as reflecting
+
     schema = json.loads(response_schema) if response_schema else None
     result = raised(plpy, lambda: reflecting.reflect(
         database(plpy, gd), bank_id, query or "", llm_for=llm_for(plpy), budget=budget, max_tokens=max_tokens,
@@ -145,6 +156,8 @@ def reflect(
 
 def refresh_mental_model(plpy: Any, gd: dict[str, Any], bank_id: str, name: str) -> None:
     """hindsight.refresh_mental_model: reflect on the model's source query and store the answer."""
+    from . import reflect as reflecting
+
     db = database(plpy, gd)
 
     def reflect_with(query: str, **arguments: Any) -> Any:
