@@ -6,9 +6,9 @@ co-occurrences, drawn with vis-network, bundled at build time, in a layout that 
 load, and a chosen entity's units beside the graph); a recall playground, asked as of a chosen day
 (every arm's rank and score, fusion, the rerank or passthrough score, each boost, the final score as
 a stacked bar, the time window, milliseconds per phase, the candidates that did not make it, and the
-equivalent SQL call). Every page reads through the driver
-as the connecting role, so row-level security decides what it shows; nothing writes. Jinja2
-escapes every value (bank ids, memory text, queries).
+equivalent SQL call). Every page reads through the driver as the connecting role, so row-level
+security decides what it shows; nothing writes. Jinja2 escapes every value (bank ids, memory text,
+queries).
 """
 
 from __future__ import annotations
@@ -154,10 +154,8 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         charted, periods = _periods(buckets, grain, start, end, zoom)
         peak = max((p["units"] for p in periods), default=0)
         return page(request, "timeline.html", bank_id=bank_id, grain=grain, charted=charted, periods=periods, peak=peak,
-                    zoom=zoom, max_periods=MAX_PERIODS,
-                    units=units,
-                    total=total, start=start, end=end, page_number=offset // PAGE_SIZE + 1,
-                    pages=max(1, -(-total // PAGE_SIZE)))  # fmt: skip
+                    zoom=zoom, max_periods=MAX_PERIODS, units=units, total=total, start=start, end=end,
+                    page_number=offset // PAGE_SIZE + 1, pages=max(1, -(-total // PAGE_SIZE)))  # fmt: skip
 
     async def entities(request: Request) -> Response:
         bank_id = request.path_params["bank_id"]
@@ -301,7 +299,7 @@ def _period_start(day: date, grain: str) -> date:
 def _period_end(start: date, grain: str) -> date:
     """The last day of the week, month or year that starts on ``start``."""
     if grain == "week":
-        return start + timedelta(days=6)
+        return start + timedelta(days=6) if start < date.max - timedelta(days=6) else date.max
     if grain == "year" or start.month == 12:
         return start.replace(month=12, day=31)
     return date(start.year, start.month + 1, 1) - timedelta(days=1)
@@ -365,6 +363,8 @@ def _periods(counts: Sequence[tuple[date, int]], grain: str, start: date | None,
         for day, n in counts:
             years[day.replace(month=1, day=1)] = years.get(day.replace(month=1, day=1), 0) + n
         counts = sorted(years.items())
+        if zoom and _span(first, last, grain) > MAX_PERIODS:
+            raise InvalidInputError(f"a range charted alone spans at most {MAX_PERIODS} years")
     units = dict(counts)
     unit = next(u for most, u in TICKS[grain] if most is None or _span(first, last, grain) <= most)
     periods, day, labelled = [], first, False

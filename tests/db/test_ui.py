@@ -225,6 +225,7 @@ def test_bad_input_gets_a_400_page_not_a_500(ui, client):
         "/banks/b/entities?limit=0": "the number of entities is a whole number from 1 to 100, not '0'",
         "/banks/b/entities?limit=101": "the number of entities is a whole number from 1 to 100",
         "/banks/b/entities?limit=-5": "the number of entities is a whole number from 1 to 100",
+        "/banks/b?start=1000-01-01&end=2025-01-01&chart=range": "a range charted alone spans at most 600 years",
         "/banks/b/recall?q=" + "x" * 2001: "query has 2,001 characters, more than the 2,000 allowed (query_chars)",
     }
     for path, message in expected.items():
@@ -233,6 +234,8 @@ def test_bad_input_gets_a_400_page_not_a_500(ui, client):
     # past the last page: the range's true count, no rows
     client.retain("b", "Ana adopted a cat.")
     assert "1 units" in ui.get("/banks/b?page=9").text
+    # the calendar's last week, charted alone
+    assert len(bars(ui.get("/banks/b?by=week&start=9999-12-20&end=9999-12-31&chart=range").text)) == 2
 
 
 def test_another_host_name_is_refused(db):
