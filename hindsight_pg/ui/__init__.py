@@ -47,7 +47,7 @@ from .._unit_dates import bank_time_zone
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
 MAX_ENTITIES = 100  # the most nodes the entity graph draws (the page's "entities" control)
-EDGES_PER_ENTITY = 4  # the graph's edges: at most this many per node, the strongest co-occurrences
+EDGES_PER_ENTITY = 4  # the graph's edges: the strongest co-occurrences, up to this many times the nodes
 GRAPH_SEED = 7  # the seed of the graph's layout (vis-network's layout.randomSeed): the same picture on every load
 MENTIONS = 100  # the units listed for a chosen entity, latest first
 DROPPED = 50  # the scored but not packed candidates the playground lists, best first
