@@ -120,3 +120,17 @@ def test_a_repeat_of_a_fact_that_is_merged_later_names_the_fact_finally_kept():
         (echo, first, SAME_TEXT),  # echo went into second, and second into first
         (second, first, SIMILAR_EMBEDDING),
     ]
+
+
+def test_a_repeat_names_the_place_of_the_unit_it_was_stored_as():
+    """A fact by_embedding keeps is its item's n-th unit (n counting only the facts kept of that item); a repeat's
+    merge names that place, which is how retain finds the unit id of a repeat (no object identity across calls)."""
+    dedupe = Deduplicator(0.95)
+    ran, swam, again = Fact("Ana ran 5 km.", 0), Fact("Bo swam 2 km.", 0), Fact("ana ran 5 km", 0)
+    first = dedupe.by_text([ran, swam], SAID, item=3)
+    assert dedupe.by_text([again], SAID, item=4) == []  # the same text as "ran": merged before any embedding
+    assert dedupe.place(ran) is None  # kept by text only so far: no unit yet
+    assert dedupe.by_embedding(first, [np.array([1.0, 0.0]), np.array([0.0, 1.0])], SAID, item=3) == first
+    assert (dedupe.place(ran), dedupe.place(swam), dedupe.place(again)) == ((3, 0), (3, 1), None)
+    (merge,) = dedupe.merges
+    assert (merge.repeat, merge.item, merge.kept, merge.kept_at) == (again, 4, ran, (3, 0))

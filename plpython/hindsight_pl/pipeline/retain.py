@@ -159,8 +159,10 @@ def retain(
                 stored[row["item_index"]] += 1
         if progress is not None:
             progress(len(group))
-    retained.merges = [(m.item or 0, m.repeat.text, unit_ids[m.kept_at], m.reason, m.similarity)
-                       for m in dedupe.merges if m.kept_at is not None]  # fmt: skip
+    for m in dedupe.merges:
+        if m.kept_at is None:  # fill_units passes every fact kept by text on to by_embedding, which places it
+            raise AssertionError(f"the repeat {m.repeat.text[:40]!r} names no stored unit")
+        retained.merges.append((m.item or 0, m.repeat.text, unit_ids[m.kept_at], m.reason, m.similarity))
     return retained
 
 
