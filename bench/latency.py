@@ -6,8 +6,8 @@ person's consecutive facts instead of retain's own links) through the real retai
 from the default model's embeddings of the template parts so that building takes minutes, not
 hours. Then, per bank and over the same queries (a third of them with a time window):
 
-- hindsight.recall without a cross-encoder at budgets low / mid / high (median, p95), with the default
-  keyword backend (bm25) and with native (ts_rank_cd);
+- hindsight.recall without a cross-encoder (the bank's reranker_provider set to none) at budgets low / mid /
+  high (median, p95), with the default keyword backend (bm25) and with native (ts_rank_cd);
 - a bare kNN query (ORDER BY embedding <=> q LIMIT 10, and LIMIT 300 at ef_search 300): the baseline;
 - each keyword arm alone;
 - milliseconds per phase from the trace (median);
@@ -254,6 +254,9 @@ def main() -> None:
     for size in [int(s) for s in args.sizes.split(",")]:
         bank = f"bench-latency-{size}"
         build_bank(client, bank, size, parts, defer_index=args.defer_index)
+        # the pipeline without a cross-encoder (the reader's own time is bench/reader.py's)
+        none = json.dumps({"reranker_provider": {"kind": "none"}})
+        conn.execute("SELECT hindsight.configure_bank(%s, %s::jsonb)", (bank, none))
         rows: dict[str, list[float]] = {}
         phases: dict[str, list[float]] = {}
         for (text, window), emb in zip(queries, embeddings, strict=True):
@@ -285,9 +288,9 @@ def main() -> None:
                 "SELECT hindsight._bm25_arm(%s, hindsight._query_terms(%s, 'english'), NULL, NULL, 'any', 300,"
                 " hindsight.bank_config(%s))",
                 (bank, text, bank)))  # fmt: skip
-            conn.execute("SELECT * FROM hindsight.recall(%s, %s, %s, trace => true, temporal_window => %s::tstzrange)",
-                         (bank, text, emb, window_text))  # fmt: skip
-            trace = json.loads(conn.execute("SELECT current_setting('hindsight.last_trace')").fetchone()[0])
+            (trace,) = conn.execute(
+                "SELECT hindsight.recall_json(%s, %s, %s, trace => true, temporal_window => %s::tstzrange) -> 'trace'",
+                (bank, text, emb, window_text)).fetchone()  # fmt: skip
             for arm, info in trace["arms"].items():
                 if info["ran"] and info["ms"] is not None:
                     phases.setdefault(f"arm {arm}", []).append(info["ms"])

@@ -63,7 +63,7 @@ def main() -> None:
     saved = dict(client.conn.execute(
         "SELECT bank_id, config FROM hindsight.banks WHERE bank_id = ANY(%s)", (banks,)
     ).fetchall())  # fmt: skip
-    most = json.dumps({"reranker_candidates": {"high": max(args.candidates)}})  # texts_to_rerank's count at high
+    most = json.dumps({"reranker_candidates": {"mid": max(args.candidates)}})  # texts_to_rerank's count at mid
     client.conn.execute(
         "UPDATE hindsight.banks SET config = config || %s::jsonb || %s::jsonb WHERE bank_id = ANY(%s)",
         (PROVIDER, most, banks),
@@ -86,9 +86,8 @@ def main() -> None:
         texts = []
         for bank, question in chosen:
             (row,) = client.conn.execute(
-                "SELECT hindsight.texts_to_rerank(%s, ARRAY(SELECT c FROM hindsight.recall_candidates(%s, %s) c"
-                " ORDER BY c.candidate_rank), 'high')",
-                (bank, bank, question),
+                "SELECT hindsight.texts_to_rerank(hindsight.recall_candidates(%s, %s))",
+                (bank, question),
             ).fetchall()  # fmt: skip
             texts.append((bank, question, row[0] or []))
         client.conn.execute("SELECT hindsight.rerank(%s, 'warm', ARRAY['up'])", (banks[0],))

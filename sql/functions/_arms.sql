@@ -7,7 +7,8 @@ CREATE OR REPLACE FUNCTION hindsight._semantic_arm(
     types text[],
     tags text[],
     tags_match text,
-    recall_budget int
+    recall_budget int,
+    semantic_path text
 )
 RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
@@ -29,12 +30,12 @@ BEGIN
     -- jit off: the disabled sort below adds 1e10 to the plan's cost, which would set off JIT
     -- compilation (about 180 ms) on every call of a few-millisecond query.
     -- Through the shared HNSW index for a bank that is large and a large share of
-    -- the table (hindsight._semantic_path), with an iterative scan so the bank
+    -- the table (semantic_path: hindsight._semantic_path's answer), with an iterative scan so the bank
     -- filter still fills the LIMIT; scans and sorts off so the planner takes the
     -- index. Should the scan stop short (hnsw.max_scan_tuples, or filters on
     -- types and tags), the exact path answers instead. Every setting holds for
     -- this call only: the function's SET clauses restore the caller's values.
-    IF hindsight._semantic_path(bank_id) = 'hnsw' THEN
+    IF semantic_path = 'hnsw' THEN
         -- A bank that holds nearly all of the table (share >= 0.9: a one-bank database) fills the
         -- LIMIT from a plain scan at ef_search = budget / share, half the work of an iterative
         -- scan (at 100,000 units: 4.3 against 8.5 ms); any other bank, or a plain scan that falls
@@ -90,11 +91,12 @@ BEGIN
     RETURN hits;
 END
 $$;
-COMMENT ON FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, int) IS
+COMMENT ON FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, int, text) IS
     'Semantic arm: the recall_budget units nearest to the query embedding by cosine distance (score = cosine '
     'similarity): through the shared HNSW index (ef_search = min(recall_budget, 1000), strict-order iterative scan; '
     'a bank holding >= 90 % of all units first tries a plain scan at ef_search = recall_budget / share) '
-    'for a bank whose hindsight._semantic_path is hnsw, else, or when that scan returns fewer rows, exactly.';
+    'when semantic_path (the bank''s hindsight._semantic_path) is hnsw, else, or when that scan returns fewer rows, '
+    'exactly.';
 
 CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
     bank_id text,
@@ -270,6 +272,7 @@ BEGIN
             ORDER BY b.shared DESC, b.unit_id
             LIMIT recall_budget
         ),
+        -- the units are read for the filters only when there are filters (as entity_hits does)
         semantic_hits AS (
             SELECT n.unit_id, max(n.weight) AS weight
             FROM (SELECT l.to_unit_id AS unit_id, l.weight FROM hindsight.memory_links l
@@ -277,9 +280,12 @@ BEGIN
                   UNION ALL
                   SELECT l.from_unit_id, l.weight FROM hindsight.memory_links l
                   WHERE l.bank_id = _graph_expand.bank_id AND l.link_type = 'semantic' AND l.to_unit_id = ANY (from_ids)) n
-            JOIN hindsight.memory_units u ON u.bank_id = _graph_expand.bank_id AND u.id = n.unit_id
             WHERE NOT n.unit_id = ANY (exclude_ids)
-              AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+              AND ((types IS NULL AND coalesce(cardinality(_graph_expand.tags), 0) = 0)
+                   OR EXISTS (SELECT FROM hindsight.memory_units u
+                              WHERE u.bank_id = _graph_expand.bank_id AND u.id = n.unit_id
+                                AND (types IS NULL OR u.fact_type = ANY (types))
+                                AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)))
             GROUP BY n.unit_id
             ORDER BY 2 DESC, 1
             LIMIT recall_budget
@@ -287,11 +293,14 @@ BEGIN
         causal_hits AS (
             SELECT l.to_unit_id AS unit_id, max(l.weight) AS weight
             FROM hindsight.memory_links l
-            JOIN hindsight.memory_units u ON u.bank_id = l.bank_id AND u.id = l.to_unit_id
             WHERE l.bank_id = _graph_expand.bank_id AND l.from_unit_id = ANY (from_ids)
               AND l.link_type IN ('causes', 'caused_by', 'enables', 'prevents')
               AND NOT l.to_unit_id = ANY (exclude_ids)
-              AND (types IS NULL OR u.fact_type = ANY (types)) AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)
+              AND ((types IS NULL AND coalesce(cardinality(_graph_expand.tags), 0) = 0)
+                   OR EXISTS (SELECT FROM hindsight.memory_units u
+                              WHERE u.bank_id = l.bank_id AND u.id = l.to_unit_id
+                                AND (types IS NULL OR u.fact_type = ANY (types))
+                                AND hindsight._tags_match(u.tags, _graph_expand.tags, tags_match)))
             GROUP BY l.to_unit_id
             ORDER BY 2 DESC, 1
             LIMIT recall_budget
@@ -428,21 +437,24 @@ BEGIN
     -- by effective date; entry points round-robin over the slices (each slice's
     -- best, then each slice's second, ...), at most temporal_entry_points.
     -- An entry point's score is its temporal proximity.
-    WITH pool AS (
-        SELECT u.id,
-               CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity,
-               hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) AS unit_date,
-               hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
-                                    temporal_window) AS proximity
+    WITH in_window AS MATERIALIZED (  -- each unit's cosine computed once, its dates only for the pool's
+        SELECT u.id, u.occurred_start, u.occurred_end, u.mentioned_at,
+               CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity
         FROM hindsight.memory_units u
         WHERE u.bank_id = _temporal_arm.bank_id
           AND hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && temporal_window
-          AND (query_embedding IS NULL
-               OR 1 - (u.embedding <=> query_embedding) >= (config->>'temporal_min_similarity')::float8)
           AND (types IS NULL OR u.fact_type = ANY (types))
           AND hindsight._tags_match(u.tags, _temporal_arm.tags, tags_match)
-        ORDER BY 2 DESC, u.id
-        LIMIT (config->>'temporal_pool_size')::int
+    ),
+    pool AS (
+        SELECT w.id, w.similarity,
+               hindsight._effective_date(w.occurred_start, w.occurred_end, w.mentioned_at) AS unit_date,
+               hindsight._proximity(hindsight._best_date(w.occurred_start, w.occurred_end, w.mentioned_at),
+                                    temporal_window) AS proximity
+        FROM (SELECT * FROM in_window i
+              WHERE query_embedding IS NULL OR i.similarity >= (config->>'temporal_min_similarity')::float8
+              ORDER BY i.similarity DESC, i.id
+              LIMIT (config->>'temporal_pool_size')::int) w
     ),
     bucketed AS (
         SELECT p.*, row_number() OVER (PARTITION BY p.bucket ORDER BY p.similarity DESC, p.id) AS turn

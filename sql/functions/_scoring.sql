@@ -175,14 +175,16 @@ AS $$
     -- a term is 0 when its arm did not score the unit (or every candidate scored alike), and the
     -- result is in [0, 1]. A convex combination of normalised scores (Bruch, Gai & Ingber, TOIS
     -- 2023), with the fused score as a signal of its own so that the graph arm still counts.
-    SELECT (w.r * coalesce(rrf_score / nullif(best_rrf, 0), 0)
-            + w.s * coalesce((cosine - min_cosine) / nullif(max_cosine - min_cosine, 0), 0)
-            + w.k * coalesce(keyword_score / nullif(best_keyword, 0), 0)
-            + w.t * coalesce(least(greatest(temporal_score, 0), 1), 0))
-           / nullif(w.r + w.s + w.k + w.t, 0)
-    FROM (SELECT coalesce((weights->>'rrf')::float8, 0) AS r, coalesce((weights->>'semantic')::float8, 0) AS s,
-                 coalesce((weights->>'keyword')::float8, 0) AS k,
-                 CASE WHEN windowed THEN coalesce((weights->>'temporal')::float8, 0) ELSE 0 END AS t) w
+    -- one expression, so that the planner inlines it (a call per candidate costs more than the arithmetic)
+    SELECT (coalesce((weights->>'rrf')::float8, 0) * coalesce(rrf_score / nullif(best_rrf, 0), 0)
+            + coalesce((weights->>'semantic')::float8, 0)
+              * coalesce((cosine - min_cosine) / nullif(max_cosine - min_cosine, 0), 0)
+            + coalesce((weights->>'keyword')::float8, 0) * coalesce(keyword_score / nullif(best_keyword, 0), 0)
+            + CASE WHEN windowed THEN coalesce((weights->>'temporal')::float8, 0) ELSE 0 END
+              * coalesce(least(greatest(temporal_score, 0), 1), 0))
+           / nullif(coalesce((weights->>'rrf')::float8, 0) + coalesce((weights->>'semantic')::float8, 0)
+                    + coalesce((weights->>'keyword')::float8, 0)
+                    + CASE WHEN windowed THEN coalesce((weights->>'temporal')::float8, 0) ELSE 0 END, 0)
 $$;
 COMMENT ON FUNCTION hindsight._calibrated(float8, float8, float8, float8, float8, float8, float8, float8, bool, jsonb) IS
     'The calibrated passthrough score of one candidate, in [0, 1]: (weights.rrf * rrf / best rrf + weights.semantic '

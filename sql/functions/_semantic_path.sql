@@ -14,14 +14,15 @@
 -- table: 2,000 units took 2-4 ms exactly and 77-84 ms through the index at the
 -- arm's ef_search of 300 (random vectors, the worst case for a graph).
 
-CREATE OR REPLACE FUNCTION hindsight._semantic_path(bank_id text)
+CREATE OR REPLACE FUNCTION hindsight._semantic_path(bank_id text, config jsonb DEFAULT NULL)
 RETURNS text
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
-    min_units bigint := (hindsight.bank_config(_semantic_path.bank_id)->>'hnsw_min_units')::bigint;
+    -- the caller's copy of the bank's config (recall reads it once), else read here
+    min_units bigint := (coalesce(config, hindsight.bank_config(_semantic_path.bank_id))->>'hnsw_min_units')::bigint;
     units bigint;
 BEGIN
     -- the config first: on Citus a query on a distributed table may not call a function that reads one
@@ -32,7 +33,8 @@ BEGIN
                 THEN 'hnsw' ELSE 'exact' END;
 END
 $$;
-COMMENT ON FUNCTION hindsight._semantic_path(text) IS
+COMMENT ON FUNCTION hindsight._semantic_path(text, jsonb) IS
     'How the vector searches of a bank run: ''hnsw'' (the shared HNSW index, iterative scan) when the bank holds at '
     'least hnsw_min_units units and at least a tenth of all memory units (pg_class.reltuples), else ''exact'' (the '
-    'bank''s units through the primary key, a top-N sort). Raises HS404 for an unknown bank.';
+    'bank''s units through the primary key, a top-N sort). config: the bank''s config when the caller has it '
+    '(hindsight.bank_config), else it is read here (HS404 for an unknown bank).';

@@ -38,18 +38,17 @@ RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
 SET citus.allow_nested_distributed_execution = on
 AS $$
-    WITH c AS MATERIALIZED (
-        SELECT ARRAY(SELECT c FROM hindsight.recall_candidates(
-                         bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match, query_timestamp,
-                         trace, temporal_window, fusion, cap_per_source, arms) AS c
-                     ORDER BY c.candidate_rank) AS candidates
-    )
-    SELECT f.*
-    -- with the rerank stage: the bank's cross-encoder, when it has one, reads the passthrough's best
-    FROM c, LATERAL hindsight._recall_finish(bank_id, c.candidates, NULL, budget, max_tokens, query_timestamp,
-                                             passthrough, trace, prefer_observations, query, read => true) AS f
-    ORDER BY f.rank
-    LIMIT hindsight._max_results(max_results)  -- NULL: every packed result
+    -- one value through the pipeline: the state recall_candidates makes (the config read once) is what
+    -- _recall_finish takes, with the rerank stage (the bank's cross-encoder, when it has one, reads the
+    -- passthrough's best)
+    SELECT r.*
+    FROM (SELECT hindsight._max_results(max_results) AS n) m,  -- checked before any work; NULL: every result
+         LATERAL hindsight._recall_finish(
+             hindsight.recall_candidates(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
+                                         query_timestamp, trace, temporal_window, fusion, cap_per_source, arms),
+             NULL, passthrough, prefer_observations, read => true, max_results => m.n) f,
+         unnest(f.results) r
+    ORDER BY r.rank
 $$;
 COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):
@@ -66,9 +65,11 @@ by that score (5 / 10 / 30, hindsight.texts_to_rerank), its rank and that order 
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
 max_tokens = 0 returns none; of the packed results, the best max_results are returned (default 10, as the CLI
 and MCP print; NULL: all; a name, not "limit", which SQL reserves and named notation would have to quote). Filters: types (world|experience|observation), tags with tags_match
-any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true stores a JSON trace in the setting hindsight.last_trace.
+any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true puts
+the recall's JSON trace in the trace column of the rank-1 row (NULL on the others; a recall without rows has no
+row to carry it: recall_json returns it always).
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
-temporal_proximity, proof, and each arm's rank and score (NULL when the arm did not return the unit).
+temporal_proximity, proof, each arm's rank and score (NULL when the arm did not return the unit), and trace.
 Errors: HS404 unknown bank; 22023 bad budget, max_tokens, max_results, tags_match, types, arms, fusion, window or
 embedding; 22004 NULL query; 54000 a query over 2,000 characters or more than 100 tags (hindsight.limits(): refused
 before any model reads the query); HS502 a model provider failed. Long work checks for a cancel between model
@@ -99,21 +100,28 @@ RETURNS jsonb
 LANGUAGE sql
 SET citus.allow_nested_distributed_execution = on
 AS $$
-    WITH r AS MATERIALIZED (
-        SELECT * FROM hindsight.recall(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
-                                       query_timestamp, trace, temporal_window, fusion, cap_per_source, arms,
-                                       passthrough, prefer_observations, max_results)
+    WITH f AS MATERIALIZED (
+        SELECT f.results, f.trace
+        FROM (SELECT hindsight._max_results(max_results) AS n) m,  -- checked before any work
+             LATERAL hindsight._recall_finish(
+                 hindsight.recall_candidates(bank_id, query, query_embedding, budget, max_tokens, types, tags,
+                                             tags_match, query_timestamp, trace, temporal_window, fusion,
+                                             cap_per_source, arms),
+                 NULL, passthrough, prefer_observations, read => true, max_results => m.n) f
+    ), r AS MATERIALIZED (
+        SELECT x.* FROM f, unnest(f.results) x
     )
     SELECT jsonb_build_object(
-        'results', coalesce((SELECT jsonb_agg(to_jsonb(r) ORDER BY r.rank) FROM r), '[]'::jsonb),
+        'results', coalesce((SELECT jsonb_agg(to_jsonb(r) - 'trace' ORDER BY r.rank) FROM r), '[]'::jsonb),
         'chunks', CASE WHEN include_chunks THEN hindsight.recall_chunks(
                            bank_id, ARRAY(SELECT r.chunk_id FROM r WHERE r.chunk_id IS NOT NULL ORDER BY r.rank),
                            max_chunk_tokens) END,
-        'trace', CASE WHEN trace THEN current_setting('hindsight.last_trace', true)::jsonb END)
+        'trace', (SELECT f.trace FROM f))
 $$;
 COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, int) IS
-    'hindsight.recall as one jsonb document {"results": [rows in rank order], "chunks": [...] or null, '
-    '"trace": {...} or null}. include_chunks adds the source chunks of the results (hindsight.recall_chunks, '
+    'hindsight.recall as one jsonb document {"results": [rows in rank order, without the trace column], '
+    '"chunks": [...] or null, "trace": {...} or null (there with trace => true, results or none)}. '
+    'include_chunks adds the source chunks of the results (hindsight.recall_chunks, '
     'packed into max_chunk_tokens). The trace (trace => true) holds the window, every arm''s hits and '
     'milliseconds, the fused candidates with source ranks, the pre-filter, every score component per '
     'result, packing and milliseconds per phase. Same arguments and errors as recall (max_results: the best 10 '

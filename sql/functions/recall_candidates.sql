@@ -103,16 +103,19 @@ CREATE OR REPLACE FUNCTION hindsight.recall_candidates(
     cap_per_source int DEFAULT NULL,
     arms text[] DEFAULT NULL
 )
-RETURNS SETOF hindsight.recall_candidate
+RETURNS hindsight.recall_state
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 DECLARE
+    -- the one read of the bank's configuration in a recall: every later stage takes it from the state
     cfg jsonb := hindsight.bank_config(recall_candidates.bank_id);
+    state hindsight.recall_state;
     run_arms text[] := coalesce(arms, ARRAY['semantic', 'keyword', 'graph', 'temporal']);
     recall_budget int;
     strategy record;
+    semantic_path text;
     keyword_query tsquery;
     query_terms text[];
     window_used tstzrange := temporal_window;
@@ -148,7 +151,9 @@ BEGIN
     -- Semantic arm (also the graph arm's seeds).
     IF query_embedding IS NOT NULL AND (run_arms && ARRAY['semantic', 'graph']) THEN
         step := clock_timestamp();
-        semantic_hits := hindsight._semantic_arm(bank_id, query_embedding, types, tags, tags_match, recall_budget);
+        semantic_path := hindsight._semantic_path(bank_id, cfg);
+        semantic_hits := hindsight._semantic_arm(bank_id, query_embedding, types, tags, tags_match, recall_budget,
+                                                 semantic_path);
         ms := ms || jsonb_build_object('semantic', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 
@@ -217,32 +222,46 @@ BEGIN
         SELECT f.*, row_number() OVER (ORDER BY f.rrf_score DESC, f.semantic_rank NULLS LAST, f.keyword_rank NULLS LAST,
                                        f.graph_rank NULLS LAST, f.temporal_rank NULLS LAST, f.unit_id)::int AS pos
         FROM hindsight._fuse(fused_hits, fusion, (cfg->>'rrf_k')::float8, cfg->'arm_weights', strategy.divisors) f
-    )
-    SELECT (SELECT count(*) FROM fused)::int, coalesce(array_agg(ROW(
-               c.pos, c.unit_id,
-               hindsight._rerank_text(u.text, u.context, u.occurred_start),
+    ), kept AS (
+        SELECT c.pos AS candidate_rank, c.unit_id,
+               hindsight._rerank_text(u.text, u.context, u.occurred_start) AS rerank_text,
                c.rrf_score, c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
                c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
-               hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at), window_used),
+               hindsight._proximity(hindsight._best_date(u.occurred_start, u.occurred_end, u.mentioned_at),
+                                    window_used) AS temporal_proximity,
                coalesce((strategy.additive->>'semantic')::float8, 0) * (c.semantic_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'keyword')::float8, 0) * (c.keyword_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'graph')::float8, 0) * (c.graph_rank IS NOT NULL)::int
                + coalesce((strategy.additive->>'temporal')::float8, 0) * (c.temporal_rank IS NOT NULL)::int
-           )::hindsight.recall_candidate ORDER BY c.pos), '{}')
-    INTO fused_count, candidates
-    FROM fused c
-    JOIN hindsight.memory_units u ON u.bank_id = recall_candidates.bank_id AND u.id = c.unit_id
-    WHERE c.pos <= (cfg->>'reranker_max_candidates')::int;
+                   AS boost_additive
+        FROM fused c
+        JOIN hindsight.memory_units u ON u.bank_id = recall_candidates.bank_id AND u.id = c.unit_id
+        WHERE c.pos <= (cfg->>'reranker_max_candidates')::int
+    )
+    -- kept's columns are hindsight.recall_candidate's fields, named and in its order (jsonb_populate_record
+    -- would match them by name, at 20 times the cost)
+    SELECT (SELECT count(*) FROM fused)::int,
+           coalesce((SELECT array_agg(k::hindsight.recall_candidate ORDER BY k.candidate_rank) FROM kept k), '{}')
+    INTO fused_count, candidates;
     ms := ms || jsonb_build_object('fusion', extract(epoch FROM clock_timestamp() - step) * 1000);
 
+    state.bank_id := bank_id;
+    state.config := cfg;
+    state.query := query;
+    state.budget := budget;
+    state.recall_budget := recall_budget;
+    state.max_tokens := max_tokens;
+    state.query_timestamp := coalesce(query_timestamp, now());
+    state.temporal_window := window_used;
+    state.candidates := candidates;
     IF trace THEN
-        PERFORM set_config('hindsight.last_trace', jsonb_build_object(
+        state.trace := jsonb_build_object(
             'bank_id', bank_id,
             'query', query,
             'budget', budget,
             'recall_budget', recall_budget,
             'max_tokens', max_tokens,
-            'query_timestamp', coalesce(query_timestamp, now()),
+            'query_timestamp', state.query_timestamp,
             'temporal_window', CASE WHEN window_asked IS NULL THEN NULL
                                     ELSE jsonb_build_object('start', lower(window_asked), 'end', upper(window_asked),
                                                             'source', CASE WHEN temporal_window IS NULL THEN 'query'
@@ -253,9 +272,9 @@ BEGIN
             'arms', jsonb_build_object(
                 'semantic', jsonb_build_object(
                     'ran', query_embedding IS NOT NULL AND 'semantic' = ANY (run_arms),
-                    'index', CASE WHEN query_embedding IS NULL THEN NULL
-                                  WHEN hindsight._semantic_path(bank_id) = 'hnsw'
-                                  THEN 'hindsight.memory_units_embedding_idx' ELSE 'exact scan' END,
+                    'index', CASE WHEN semantic_path IS NULL THEN NULL
+                                  WHEN semantic_path = 'hnsw' THEN 'hindsight.memory_units_embedding_idx'
+                                  ELSE 'exact scan' END,
                     'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
                     'hits', hindsight._trace_hits(semantic_hits)),
                 'keyword', jsonb_build_object(
@@ -287,21 +306,20 @@ BEGIN
                         'semantic', c.semantic_rank, 'keyword', c.keyword_rank,
                         'graph', c.graph_rank, 'temporal', c.temporal_rank)))) ORDER BY c.candidate_rank), '[]')
                     FROM unnest(candidates) c)),
-            'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000)
-        )::text, false);
-    ELSE
-        PERFORM set_config('hindsight.last_trace', '', false);  -- no stale trace from an earlier recall
+            'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000));
     END IF;
-    RETURN QUERY SELECT * FROM unnest(candidates);
+    RETURN state;
 END
 $$;
 COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[]) IS
-$$First half of hindsight.recall: runs the arms (semantic, keyword, graph, temporal; arms => a subset; without
-query_embedding the bank's embedding provider embeds the query in the database, hindsight.embed),
-fuses them (fusion => 'rrf' with per-bank arm_weights and strategy_boosts rank divisors, or 'interleave';
-cap_per_source keeps each arm's top N first) and keeps the best reranker_max_candidates (300) by fused
-score. Returns hindsight.recall_candidate rows in fused order, each with the text a cross-encoder should
-score. Pass them, with scores or without, to hindsight.recall_finish. Same errors as recall.$$;
+$$First half of hindsight.recall: reads the bank's configuration (once for the whole recall), runs the arms
+(semantic, keyword, graph, temporal; arms => a subset; without query_embedding the bank's embedding provider
+embeds the query in the database, hindsight.embed), fuses them (fusion => 'rrf' with per-bank arm_weights and
+strategy_boosts rank divisors, or 'interleave'; cap_per_source keeps each arm's top N first) and keeps the best
+reranker_max_candidates (300) by fused score. Returns one hindsight.recall_state: the config, query, budget,
+window and query time, the candidates in fused order (hindsight.recall_candidate, each with the text a
+cross-encoder should score: (state).candidates) and, with trace => true, the trace so far. Pass it to
+hindsight.texts_to_rerank and hindsight.recall_finish. Same errors as recall.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._trace_hits(hits hindsight._arm_hit[])
 RETURNS jsonb

@@ -1,18 +1,18 @@
--- Recall, second half: rerank scores (or the passthrough), combined scoring, packing.
+-- Recall, second half: rerank scores (or the passthrough), combined scoring, packing. Every function here
+-- takes the recall's state (hindsight.recall_state, made by hindsight.recall_candidates): the bank's config,
+-- query time, window and candidates come from it, never again from the bank.
 
-CREATE OR REPLACE FUNCTION hindsight._boosted(
-    bank_id text,
-    candidates hindsight.recall_candidate[],
-    cfg jsonb,
-    now_ts timestamptz,
-    passthrough text
-)
+CREATE OR REPLACE FUNCTION hindsight._boosted(state hindsight.recall_state, passthrough text)
 RETURNS SETOF hindsight._boosted_candidate
 LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
+DECLARE
+    cfg jsonb := state.config;
+    bank text := state.bank_id;
+    candidates hindsight.recall_candidate[] := state.candidates;
 BEGIN
     RETURN QUERY
     -- Passthrough score (every candidate; with a reader it is the reader's partner in recall_finish's fusion):
@@ -31,44 +31,49 @@ BEGIN
         SELECT c.*,
                CASE passthrough
                    WHEN 'rank_linear' THEN CASE WHEN cardinality(candidates) <= 1 THEN 1.0
-                                                ELSE 1.0 - 0.9 * (c.o - 1) / (cardinality(candidates) - 1.0) END
+                                                ELSE 1.0 - 0.9 * (c.ordinality - 1) / (cardinality(candidates) - 1.0) END
                    WHEN 'normalized' THEN c.rrf_score / nullif(max(c.rrf_score) OVER (), 0)
                    ELSE hindsight._calibrated(c.rrf_score, max(c.rrf_score) OVER (), c.semantic_score,
                                               min(c.semantic_score) OVER (), max(c.semantic_score) OVER (),
                                               c.keyword_score, max(c.keyword_score) OVER (), c.temporal_score,
                                               c.temporal_proximity IS NOT NULL, cfg->'passthrough_weights') END
                    AS passthrough_score
-        FROM unnest(candidates) WITH ORDINALITY AS c(candidate_rank, unit_id, rerank_text, rrf_score,
-             semantic_rank, semantic_score, keyword_rank, keyword_score, graph_rank, graph_score, temporal_rank,
-             temporal_score, temporal_proximity, boost_additive, o)
+        FROM unnest(candidates) WITH ORDINALITY AS c
     ), b AS (
-        SELECT c.o::int AS candidate_order, c.unit_id, c.candidate_rank, c.rerank_text, u.token_count,
+        SELECT c.ordinality::int AS candidate_order, c.unit_id, c.candidate_rank, c.rerank_text, u.token_count,
                c.passthrough_score,
-               r.recency, p.proof,
-               c.passthrough_score
-                   -- under a time window the question names its period: recency does not count
-                   * CASE WHEN c.temporal_proximity IS NULL
-                          THEN hindsight._boost(r.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
-                   * hindsight._boost(c.temporal_proximity, (cfg->>'temporal_alpha')::float8)
-                   * hindsight._boost(p.proof, (cfg->>'proof_alpha')::float8)
-                   + coalesce(c.boost_additive, 0) AS boosted
+               hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, state.query_timestamp,
+                                  cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
+                                  (cfg->>'recency_half_life_days')::float8) AS recency,
+               hindsight._proof(u.proof_count) AS proof,
+               c.temporal_proximity, c.boost_additive
         FROM c
-        JOIN hindsight.memory_units u ON u.bank_id = _boosted.bank_id AND u.id = c.unit_id
-        CROSS JOIN LATERAL (SELECT hindsight._recency(u.occurred_start, u.occurred_end, u.mentioned_at, now_ts,
-                                cfg->>'recency_function', (cfg->>'recency_horizon_days')::float8,
-                                (cfg->>'recency_half_life_days')::float8) AS recency) r
-        CROSS JOIN LATERAL (SELECT hindsight._proof(u.proof_count) AS proof) p
+        JOIN hindsight.memory_units u ON u.bank_id = bank AND u.id = c.unit_id
+    ), s AS (
+        SELECT b.candidate_order, b.unit_id, b.candidate_rank, b.rerank_text, b.token_count, b.passthrough_score,
+               b.recency, b.proof,
+               b.passthrough_score
+                   -- under a time window the question names its period: recency does not count
+                   * CASE WHEN b.temporal_proximity IS NULL
+                          THEN hindsight._boost(b.recency, (cfg->>'recency_alpha')::float8) ELSE 1.0 END
+                   * hindsight._boost(b.temporal_proximity, (cfg->>'temporal_alpha')::float8)
+                   * hindsight._boost(b.proof, (cfg->>'proof_alpha')::float8)
+                   + coalesce(b.boost_additive, 0) AS boosted
+        FROM b
     )
-    SELECT b.*, (row_number() OVER (ORDER BY b.boosted DESC, b.candidate_rank))::int AS boosted_rank
-    FROM b
-    ORDER BY b.candidate_order;
+    -- the columns of hindsight._boosted_candidate, in its order
+    SELECT s.candidate_order, s.unit_id, s.candidate_rank, s.rerank_text, s.token_count, s.passthrough_score,
+           s.recency, s.proof, s.boosted,
+           (row_number() OVER (ORDER BY s.boosted DESC, s.candidate_rank))::int AS boosted_rank
+    FROM s
+    ORDER BY s.candidate_order;
 END
 $$;
-COMMENT ON FUNCTION hindsight._boosted(text, hindsight.recall_candidate[], jsonb, timestamptz, text) IS
+COMMENT ON FUNCTION hindsight._boosted(hindsight.recall_state, text) IS
     'Each candidate''s rerank_text, passthrough score (calibrated, normalized or rank_linear), recency, proof, boosted score '
     '(passthrough times the recency, temporal-proximity and proof boosts plus the strategy bonus) and its rank '
     'by boosted score (ties by fused rank), in candidate order: what hindsight.recall_finish scores and what '
-    'hindsight.texts_to_rerank orders by. cfg is the bank''s config, now_ts the query time.';
+    'hindsight.texts_to_rerank orders by. The config and query time come from the recall''s state.';
 
 CREATE OR REPLACE FUNCTION hindsight._texts_to_read(boosted hindsight._boosted_candidate[], how_many int)
 RETURNS text[]
@@ -81,11 +86,27 @@ $$;
 COMMENT ON FUNCTION hindsight._texts_to_read(hindsight._boosted_candidate[], int) IS
     'The rerank_text of the how_many best candidates by boosted rank, in that order (hindsight._boosted''s rows).';
 
+CREATE OR REPLACE FUNCTION hindsight._check_state(state hindsight.recall_state, passthrough text)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+    IF state IS NULL OR state.config IS NULL OR state.bank_id IS NULL THEN
+        RAISE EXCEPTION 'state must be a recall''s state, got %', coalesce(state::text, 'NULL')
+            USING ERRCODE = '22023', HINT = 'Pass what hindsight.recall_candidates returned.';
+    END IF;
+    IF passthrough IS NULL OR passthrough NOT IN ('calibrated', 'normalized', 'rank_linear') THEN
+        RAISE EXCEPTION 'unknown passthrough "%"', passthrough
+            USING ERRCODE = '22023', HINT = 'Use calibrated, normalized or rank_linear.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_state(hindsight.recall_state, text) IS
+    'Raises 22023 unless state is a recall''s state (bank and config set: what hindsight.recall_candidates '
+    'returns) and passthrough one of calibrated, normalized, rank_linear.';
+
 CREATE OR REPLACE FUNCTION hindsight.texts_to_rerank(
-    bank_id text,
-    candidates hindsight.recall_candidate[],
-    budget text DEFAULT 'mid',
-    query_timestamp timestamptz DEFAULT NULL,
+    state hindsight.recall_state,
     passthrough text DEFAULT 'calibrated'
 )
 RETURNS text[]
@@ -93,72 +114,61 @@ LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-DECLARE
-    cfg jsonb := hindsight.bank_config(bank_id);
 BEGIN
-    RETURN hindsight._texts_to_read(ARRAY(
-        SELECT b FROM hindsight._boosted(bank_id, candidates, cfg, coalesce(query_timestamp, now()), passthrough) b),
-        hindsight._reader_candidates(cfg, budget));
+    PERFORM hindsight._check_state(state, passthrough);
+    RETURN hindsight._texts_to_read(ARRAY(SELECT b FROM hindsight._boosted(state, passthrough) b),
+                                    hindsight._reader_candidates(state.config, state.budget));
 END
 $$;
-COMMENT ON FUNCTION hindsight.texts_to_rerank(text, hindsight.recall_candidate[], text, timestamptz, text) IS
+COMMENT ON FUNCTION hindsight.texts_to_rerank(hindsight.recall_state, text) IS
 $$The texts a cross-encoder reads for hindsight.recall_finish, in the order it takes their scores: the
 rerank_text of the best reranker_candidates[budget] candidates (low 5, mid 10, high 30 by default; at most
 reranker_max_candidates) by boosted passthrough score (hindsight.recall_finish's score without a reader), so the
-reader reads what recall would otherwise have shown first. candidates: hindsight.recall_candidates' rows; budget,
-query_timestamp and passthrough as given to recall_finish. Returns text[] ({} for no candidates). Errors: HS404
-unknown bank; NULL for an unknown budget (recall_finish refuses it, 22023).$$;
+reader reads what recall would otherwise have shown first. state: what hindsight.recall_candidates returned (its
+budget, config and query time); passthrough as given to recall_finish. Returns text[] ({} for no candidates).
+Errors: 22023 not a recall's state, unknown passthrough.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._recall_finish(
-    bank_id text,
-    candidates hindsight.recall_candidate[],
+    state hindsight.recall_state,
     rerank_scores float8[] DEFAULT NULL,
-    budget text DEFAULT 'mid',
-    max_tokens int DEFAULT 4096,
-    query_timestamp timestamptz DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
-    trace bool DEFAULT false,
     prefer_observations bool DEFAULT false,
-    query text DEFAULT NULL,
-    read bool DEFAULT false
+    read bool DEFAULT false,
+    max_results int DEFAULT NULL
 )
-RETURNS SETOF hindsight.recall_result
+RETURNS hindsight.recall_state
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
 #variable_conflict use_column
 DECLARE
-    cfg jsonb := hindsight.bank_config(_recall_finish.bank_id);
-    recall_budget int;
-    now_ts timestamptz := coalesce(query_timestamp, now());
+    cfg jsonb := state.config;
+    bank text := state.bank_id;
+    candidates hindsight.recall_candidate[] := state.candidates;
     ranked hindsight._boosted_candidate[];
     reader float8[];
     scored hindsight._scored_candidate[];
     kept int[] := '{}';
     started timestamptz := clock_timestamp();
-    earlier jsonb;
+    rrf_k float8 := (state.config->>'rrf_k')::float8;
+    reader_weight float8 := (state.config->>'reranker_weight')::float8;
 BEGIN
-    PERFORM hindsight._require_python();
-    PERFORM hindsight._check_budget(cfg, budget, max_tokens);
-    IF passthrough IS NULL OR passthrough NOT IN ('calibrated', 'normalized', 'rank_linear') THEN
-        RAISE EXCEPTION 'unknown passthrough "%"', passthrough
-            USING ERRCODE = '22023', HINT = 'Use calibrated, normalized or rank_linear.';
-    END IF;
+    PERFORM hindsight._check_state(state, passthrough);
     IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) > coalesce(cardinality(candidates), 0) THEN
         RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
             coalesce(cardinality(candidates), 0)
             USING ERRCODE = '22023',
                   HINT = 'Give one raw score per text of hindsight.texts_to_rerank, in its order (the best by boosted score first).';
     END IF;
-    recall_budget := hindsight._recall_budget(cfg, budget, max_tokens);
-    ranked := ARRAY(SELECT b FROM hindsight._boosted(_recall_finish.bank_id, candidates, cfg, now_ts, passthrough) b);
+    ranked := ARRAY(SELECT b FROM hindsight._boosted(state, passthrough) b);
     -- hindsight.recall's rerank stage (read): the bank's cross-encoder reads the passthrough's best
-    -- (hindsight.rerank gives NULL when it does not read the query's script or the packaged reader is missing)
-    IF read AND query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
-       AND hindsight.provider_config(_recall_finish.bank_id, 'reranker')->>'kind' <> 'none' THEN
-        rerank_scores := hindsight.rerank(_recall_finish.bank_id, query,
-                                          hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, budget)));
+    -- (hindsight.rerank gives NULL when it does not read the query's script or the packaged reader is missing);
+    -- the provider as hindsight.provider_config gives it, from the config in hand
+    IF read AND state.query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
+       AND coalesce(cfg->'reranker_provider', hindsight._setting('reranker_provider'))->>'kind' <> 'none' THEN
+        rerank_scores := hindsight.rerank(bank, state.query,
+                                          hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, state.budget)));
     END IF;
     reader := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
 
@@ -169,81 +179,64 @@ BEGIN
     --   final = (k + 1) * (w / (k + reader rank) + (1 - w) / (k + boosted rank)),  k = rrf_k, w = reranker_weight;
     -- a candidate the reader did not read has only the second term (and, for w >= 0.5, ranks below every one it
     -- read). Ranks rather than scores: the reader's logits and the passthrough are on different scales.
+    WITH b AS (
+        SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw FROM unnest(ranked) x
+    ), s AS (
+        SELECT b.unit_id, b.candidate_rank, b.token_count, b.rerank_raw, b.recency, b.proof,
+               coalesce(reader[b.boosted_rank], b.passthrough_score) AS rerank_score,
+               CASE WHEN rerank_scores IS NULL THEN b.boosted
+                    ELSE (rrf_k + 1) * (
+                        CASE WHEN b.rerank_raw IS NULL THEN 0.0
+                             ELSE reader_weight / (rrf_k + row_number() OVER (
+                                 PARTITION BY b.rerank_raw IS NULL
+                                 ORDER BY CASE WHEN b.rerank_raw = 'NaN' THEN '-Infinity' ELSE b.rerank_raw END DESC,
+                                          b.candidate_rank)) END
+                        + (1 - reader_weight) / (rrf_k + b.boosted_rank))
+               END AS final_score
+        FROM b
+    )
+    -- the columns of hindsight._scored_candidate, in its order
     SELECT coalesce(array_agg(ROW(s.unit_id, s.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
                                   s.token_count)::hindsight._scored_candidate
                               ORDER BY s.final_score DESC, s.candidate_rank), '{}')
     INTO scored
-    FROM (SELECT b.unit_id, b.candidate_rank, b.token_count, b.rerank_raw, b.recency, b.proof,
-                 coalesce(reader[b.boosted_rank], b.passthrough_score) AS rerank_score,
-                 CASE WHEN rerank_scores IS NULL THEN b.boosted
-                      ELSE ((cfg->>'rrf_k')::float8 + 1) * (
-                          CASE WHEN b.rerank_raw IS NULL THEN 0.0
-                               ELSE (cfg->>'reranker_weight')::float8 / ((cfg->>'rrf_k')::float8 + row_number() OVER (
-                                   PARTITION BY b.rerank_raw IS NULL
-                                   ORDER BY CASE WHEN b.rerank_raw = 'NaN' THEN '-Infinity' ELSE b.rerank_raw END DESC,
-                                            b.candidate_rank)) END
-                          + (1 - (cfg->>'reranker_weight')::float8) / ((cfg->>'rrf_k')::float8 + b.boosted_rank))
-                 END AS final_score
-          FROM (SELECT x.*, rerank_scores[x.boosted_rank] AS rerank_raw FROM unnest(ranked) x) b) s;
+    FROM s;
 
     -- Updates win: a superseded unit ranks right below the unit that supersedes it (_updates.sql), unless the
     -- question asks about the past ("what did we plan before ...").
-    IF NOT hindsight._asks_history(query) THEN
-        scored := hindsight._updates_win(_recall_finish.bank_id, scored);
+    IF NOT hindsight._asks_history(state.query) THEN
+        scored := hindsight._updates_win(bank, scored);
     END IF;
     -- The window ranks: under a time window (parsed or given) every candidate dated inside it (proximity > 0)
     -- ranks above every one outside it, each part in its order, unless the bank's window_first is false.
     IF (cfg->>'window_first')::bool AND EXISTS (SELECT FROM unnest(candidates) c WHERE c.temporal_proximity > 0) THEN
         scored := hindsight._reordered(scored, ARRAY(
             SELECT s.unit_id
-            FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
-                                                     token_count, o)
+            FROM unnest(scored) WITH ORDINALITY AS s
             JOIN unnest(candidates) c ON c.unit_id = s.unit_id
-            ORDER BY coalesce(c.temporal_proximity > 0, false) DESC, s.o));
+            ORDER BY coalesce(c.temporal_proximity > 0, false) DESC, s.ordinality));
     END IF;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
     IF prefer_observations THEN
         scored := ARRAY(
-            SELECT ROW(s.unit_id, s.final_score, s.rerank_raw, s.rerank_score, s.recency, s.proof,
-                       s.token_count)::hindsight._scored_candidate
-            FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
-                                                     token_count, o)
+            SELECT scored[i]
+            FROM generate_subscripts(scored, 1) AS i
             WHERE NOT EXISTS (
                 SELECT FROM hindsight.observation_sources os
-                JOIN unnest(scored[1:recall_budget * 2]) AS b(unit_id, final_score, rerank_raw, rerank_score, recency,
-                                                              proof, token_count)
-                  ON b.unit_id = os.observation_id
-                WHERE os.bank_id = _recall_finish.bank_id AND os.unit_id = s.unit_id)
-            ORDER BY s.o);
+                JOIN unnest(scored[1:state.recall_budget * 2]) b ON b.unit_id = os.observation_id
+                WHERE os.bank_id = bank AND os.unit_id = (scored[i]).unit_id)
+            ORDER BY i);
     END IF;
 
     -- Packing of the best recall_budget * 2 into max_tokens.
-    kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:recall_budget * 2])
-                                            WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
-                                                                 recency, proof, token_count, o) ORDER BY s.o),
-                                      max_tokens);
+    kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:state.recall_budget * 2])
+                                            WITH ORDINALITY AS s ORDER BY s.ordinality),
+                                      state.max_tokens);
 
-    RETURN QUERY
-    SELECT k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end, u.mentioned_at,
-           u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
-           s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
-           c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
-           c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score
-    FROM unnest(kept) WITH ORDINALITY AS k(pos, rank)
-    JOIN unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score, recency, proof,
-                                              token_count, o) ON s.o = k.pos
-    JOIN unnest(candidates) AS c ON c.unit_id = s.unit_id
-    JOIN hindsight.memory_units u ON u.bank_id = _recall_finish.bank_id AND u.id = s.unit_id
-    ORDER BY k.rank;
-
-    IF trace THEN
-        earlier := coalesce(nullif(current_setting('hindsight.last_trace', true), ''), '{}')::jsonb;
-        IF earlier->>'bank_id' IS DISTINCT FROM bank_id THEN
-            earlier := jsonb_build_object('bank_id', bank_id);
-        END IF;
-        PERFORM set_config('hindsight.last_trace', (earlier || jsonb_build_object(
+    IF state.trace IS NOT NULL THEN
+        state.trace := state.trace || jsonb_build_object(
             'rerank', jsonb_build_object(
                 'method', CASE WHEN rerank_scores IS NOT NULL THEN 'cross-encoder' ELSE 'passthrough:' || passthrough END,
                 'passthrough', passthrough,
@@ -251,20 +244,21 @@ BEGIN
                 'read', coalesce(cardinality(rerank_scores), 0),
                 'weight', CASE WHEN rerank_scores IS NOT NULL THEN cfg->'reranker_weight' END),
             'scoring', jsonb_build_object(
-                'recency_function', cfg->'recency_function', 'query_timestamp', now_ts,
+                'recency_function', cfg->'recency_function', 'query_timestamp', state.query_timestamp,
                 'alphas', jsonb_build_object('recency', cfg->'recency_alpha', 'temporal', cfg->'temporal_alpha',
                                              'proof', cfg->'proof_alpha'),
                 'results', (SELECT coalesce(jsonb_agg(jsonb_build_object(
-                        'id', x.unit_id, 'position', x.o, 'final', x.final_score,
+                        'id', x.unit_id, 'position', x.ordinality, 'final', x.final_score,
                         'rerank_raw', x.rerank_raw, 'rerank_rank', x.rerank_rank,
                         'rerank', x.rerank_score, 'rrf', x.rrf_score,
                         'recency', x.recency, 'temporal', x.temporal_proximity, 'proof', x.proof,
-                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by) ORDER BY x.o), '[]')
-                    FROM (SELECT s.*, c.rrf_score, c.temporal_proximity, c.boost_additive,
+                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by) ORDER BY x.ordinality), '[]')
+                    FROM (SELECT s.unit_id, s.ordinality, s.final_score, s.rerank_raw, s.rerank_score, s.recency,
+                                 s.proof, c.rrf_score, c.temporal_proximity, c.boost_additive,
                                  -- the candidates that supersede it (knowledge updates), NULL when none does
                                  (SELECT jsonb_agg(l.from_unit_id ORDER BY l.from_unit_id)
                                   FROM hindsight.memory_links l
-                                  WHERE l.bank_id = _recall_finish.bank_id AND l.to_unit_id = s.unit_id
+                                  WHERE l.bank_id = bank AND l.to_unit_id = s.unit_id
                                     AND l.link_type = 'supersedes'
                                     AND l.from_unit_id IN (SELECT c2.unit_id FROM unnest(candidates) c2))
                                      AS superseded_by,
@@ -273,68 +267,79 @@ BEGIN
                                      PARTITION BY s.rerank_raw IS NULL
                                      ORDER BY CASE WHEN s.rerank_raw = 'NaN' THEN '-Infinity' ELSE s.rerank_raw END
                                               DESC, c.candidate_rank) END AS rerank_rank
-                          FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
-                                                                   recency, proof, token_count, o)
+                          FROM unnest(scored) WITH ORDINALITY AS s
                           JOIN unnest(candidates) c ON c.unit_id = s.unit_id) x)),
             'packing', jsonb_build_object(
-                'candidates', least(coalesce(cardinality(scored), 0), recall_budget * 2),
+                'candidates', least(coalesce(cardinality(scored), 0), state.recall_budget * 2),
                 'kept', cardinality(kept),
                 'tokens', (SELECT coalesce(sum(s.token_count), 0)
-                           FROM unnest(scored) WITH ORDINALITY AS s(unit_id, final_score, rerank_raw, rerank_score,
-                                                                    recency, proof, token_count, o)
-                           WHERE s.o = ANY (kept)),
-                'max_tokens', max_tokens),
-            'phases_ms', coalesce(earlier->'phases_ms', '{}') || jsonb_build_object(
+                           FROM unnest(scored) WITH ORDINALITY AS s
+                           WHERE s.ordinality = ANY (kept)),
+                'max_tokens', state.max_tokens),
+            'phases_ms', coalesce(state.trace->'phases_ms', '{}') || jsonb_build_object(
                 'finish', extract(epoch FROM clock_timestamp() - started) * 1000),
-            'total_ms', coalesce((earlier->'phases_ms'->>'candidates')::float8, 0)
-                        + extract(epoch FROM clock_timestamp() - started) * 1000
-        ))::text, false);
+            'total_ms', coalesce((state.trace->'phases_ms'->>'candidates')::float8, 0)
+                        + extract(epoch FROM clock_timestamp() - started) * 1000);
     END IF;
+
+    -- the best max_results of the packed results (NULL: all), the trace on the first; only these rows are made
+    state.results := ARRAY(
+        SELECT ROW(k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end,
+                   u.mentioned_at, u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
+                   s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
+                   c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
+                   c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
+                   CASE WHEN k.rank = 1 THEN state.trace END)::hindsight.recall_result  -- recall_result's order
+        FROM unnest(kept[1:coalesce(max_results, cardinality(kept))]) WITH ORDINALITY AS k(position, rank)
+        JOIN unnest(scored) WITH ORDINALITY AS s ON s.ordinality = k.position
+        JOIN unnest(candidates) c ON c.unit_id = s.unit_id
+        JOIN hindsight.memory_units u ON u.bank_id = bank AND u.id = s.unit_id
+        ORDER BY k.rank);
+    RETURN state;
 END
 $$;
-COMMENT ON FUNCTION hindsight._recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text, bool) IS
-    'The body of hindsight.recall_finish (which see); with read and no rerank_scores, the bank''s cross-encoder '
-    '(unless its reranker_provider is none) first scores for query the texts hindsight.texts_to_rerank would '
+COMMENT ON FUNCTION hindsight._recall_finish(hindsight.recall_state, float8[], text, bool, bool, int) IS
+    'The body of hindsight.recall_finish (which see), returning the state with its results, the best max_results '
+    '(NULL: every packed one; only those rows are made), and the trace completed when it has one; with read and no rerank_scores, the bank''s cross-encoder (unless its '
+    'reranker_provider is none) first scores for the state''s query the texts hindsight.texts_to_rerank would '
     'give, from the same boosted scores: hindsight.recall''s rerank stage, the boosts computed once.';
 
 CREATE OR REPLACE FUNCTION hindsight.recall_finish(
-    bank_id text,
-    candidates hindsight.recall_candidate[],
+    state hindsight.recall_state,
     rerank_scores float8[] DEFAULT NULL,
-    budget text DEFAULT 'mid',
-    max_tokens int DEFAULT 4096,
-    query_timestamp timestamptz DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
-    trace bool DEFAULT false,
-    prefer_observations bool DEFAULT false,
-    query text DEFAULT NULL
+    prefer_observations bool DEFAULT false
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
 SET citus.allow_nested_distributed_execution = on
 AS $$
-    SELECT * FROM hindsight._recall_finish(bank_id, candidates, rerank_scores, budget, max_tokens, query_timestamp,
-                                           passthrough, trace, prefer_observations, query)
+    SELECT r.*
+    FROM hindsight._recall_finish(state, rerank_scores, passthrough, prefer_observations) f,
+         unnest(f.results) r
+    ORDER BY r.rank
 $$;
-COMMENT ON FUNCTION hindsight.recall_finish(text, hindsight.recall_candidate[], float8[], text, int, timestamptz, text, bool, bool, text) IS
-$$Second half of hindsight.recall. Passthrough score of every candidate: calibrated (the default) =
-hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max cosine, BM25 /
-best and, under a time window, the temporal arm's score; weights passthrough_weights), normalized = fused score /
-best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. boosted = passthrough * (1 + 0.2 (recency -
-0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) + strategy bonus, with recency
-(linear: clamp(1 - days/365, 0.1, 1) at query_timestamp, default now(); its boost is 1 when a time window is
-in force, since the question then names its period), proximity to the query window (0.5
+COMMENT ON FUNCTION hindsight.recall_finish(hindsight.recall_state, float8[], text, bool) IS
+$$Second half of hindsight.recall, over the state hindsight.recall_candidates returned (its config, budget,
+max_tokens, query time, window, candidates and trace). Passthrough score of every candidate: calibrated (the
+default) = hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max
+cosine, keyword score / best and, under a time window, the temporal arm's score; weights passthrough_weights),
+normalized = fused score / best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. boosted =
+passthrough * (1 + 0.2 (recency - 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) +
+strategy bonus, with recency (linear: clamp(1 - days/365, 0.1, 1) at the query time; its boost is 1 when a
+time window is in force, since the question then names its period), proximity to the query window (0.5
 without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). Without rerank_scores, final =
-boosted. rerank_scores: a cross-encoder's raw scores of the texts hindsight.texts_to_rerank gives, in its order (the best
-reranker_candidates[budget] by boosted score; at most one per candidate); then final = (rrf_k + 1) *
+boosted. rerank_scores: a cross-encoder's raw scores of the texts hindsight.texts_to_rerank gives, in its order
+(the best reranker_candidates[budget] by boosted score; at most one per candidate); then final = (rrf_k + 1) *
 (reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
 reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
-has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept when all within [0, 1], else sigmoid;
-NaN -> 0, ranked last). Updates win: a unit another candidate supersedes (a supersedes link, retain's
-knowledge updates) moves right below it, each position keeping its score, unless query (the question, optional)
-asks about the past ("before", "initially", "used to"; hindsight._asks_history). Under a time window, every
-candidate dated inside it (temporal_proximity > 0) then ranks above every one outside it, each position again
-keeping its score (window_first, default true). The best recall_budget * 2 by final score are packed into max_tokens; with
-prefer_observations, a world or experience unit that an observation among them cites (observation_sources) is
-dropped first. Returns the rows of hindsight.recall. Errors: HS404 unknown bank; 22023 bad budget, max_tokens,
-passthrough, or more rerank_scores than candidates.$$;
+has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept
+when all within [0, 1], else sigmoid; NaN -> 0, ranked last). Updates win: a unit another candidate supersedes
+(a supersedes link, retain's knowledge updates) moves right below it, each position keeping its score, unless
+the query asks about the past ("before", "initially", "used to"; hindsight._asks_history). Under a time window,
+every candidate dated inside it (temporal_proximity > 0) then ranks above every one outside it, each position
+again keeping its score (window_first, default true). The best recall_budget * 2 by final score are packed into
+max_tokens; with prefer_observations, a world or experience unit that an observation among them cites
+(observation_sources) is dropped first. Returns every packed row of hindsight.recall, the trace (when the state
+has one) on the rank-1 row. Errors: 22023 not a recall's state, unknown passthrough, or more rerank_scores than
+candidates.$$;

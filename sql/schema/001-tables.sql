@@ -190,12 +190,14 @@ CREATE TYPE hindsight.recall_result AS (
     graph_rank         int,
     graph_score        float8,
     temporal_rank      int,
-    temporal_score     float8
+    temporal_score     float8,
+    trace              jsonb
 );
 COMMENT ON TYPE hindsight.recall_result IS
     'A recall result: rank (1-based), the memory unit''s columns, tokens (cl100k_base), score (final), rrf_score, '
-    'rerank_score, recency, temporal_proximity, proof, and each arm''s rank and score (NULL when the arm did not '
-    'return the unit). Rows of hindsight.recall and hindsight.recall_finish.';
+    'rerank_score, recency, temporal_proximity, proof, each arm''s rank and score (NULL when the arm did not '
+    'return the unit), and trace: the recall''s trace on the rank-1 row of a recall asked with trace => true, '
+    'else NULL. Rows of hindsight.recall and hindsight.recall_finish.';
 
 -- A candidate after fusion and the rerank pre-filter: what hindsight.recall_candidates
 -- hands to a cross-encoder (rerank_text) and hindsight.recall_finish scores.
@@ -219,6 +221,29 @@ COMMENT ON TYPE hindsight.recall_candidate IS
     'A recall candidate: its position after fusion (1-based), the text a cross-encoder scores, its fused '
     '(boosted) RRF score, each arm''s rank and score, its proximity to the query window (NULL without one) '
     'and the additive strategy bonus of the boosted arms that found it.';
+
+-- One recall as a value: hindsight.recall_candidates makes it (the bank's configuration read once,
+-- the window, the candidates, the trace so far), hindsight.texts_to_rerank and hindsight.recall_finish
+-- take it; nothing of a recall passes through the session.
+CREATE TYPE hindsight.recall_state AS (
+    bank_id         text,
+    config          jsonb,
+    query           text,
+    budget          text,
+    recall_budget   int,
+    max_tokens      int,
+    query_timestamp timestamptz,
+    temporal_window tstzrange,
+    candidates      hindsight.recall_candidate[],
+    results         hindsight.recall_result[],
+    trace           jsonb
+);
+COMMENT ON TYPE hindsight.recall_state IS
+    'One recall in flight: the bank, its effective config (hindsight.bank_config, read once), the query, budget, '
+    'candidates per arm (recall_budget), max_tokens, the query time (query_timestamp, now() when not given), the '
+    'window in force (NULL: none, or one that narrows nothing), the candidates in fused order, the packed results '
+    '(after hindsight.recall_finish; NULL before) and the trace (NULL unless trace => true). Made by '
+    'hindsight.recall_candidates, read by hindsight.texts_to_rerank and hindsight.recall_finish.';
 
 -- A row of hindsight.retain_text: a PL/pgSQL function cannot return a column named like one
 -- of its arguments (document_id), so its rows have this type.

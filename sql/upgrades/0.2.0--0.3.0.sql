@@ -155,12 +155,41 @@ CREATE TYPE hindsight.recall_result AS (
     graph_rank         int,
     graph_score        float8,
     temporal_rank      int,
-    temporal_score     float8
+    temporal_score     float8,
+    trace              jsonb
 );
 COMMENT ON TYPE hindsight.recall_result IS
     'A recall result: rank (1-based), the memory unit''s columns, tokens (cl100k_base), score (final), rrf_score, '
-    'rerank_score, recency, temporal_proximity, proof, and each arm''s rank and score (NULL when the arm did not '
-    'return the unit). Rows of hindsight.recall and hindsight.recall_finish.';
+    'rerank_score, recency, temporal_proximity, proof, each arm''s rank and score (NULL when the arm did not '
+    'return the unit), and trace: the recall''s trace on the rank-1 row of a recall asked with trace => true, '
+    'else NULL. Rows of hindsight.recall and hindsight.recall_finish.';
+-- One recall as a value: hindsight.recall_candidates makes it (the bank's configuration read once,
+-- the window, the candidates, the trace so far), hindsight.texts_to_rerank and hindsight.recall_finish
+-- take it; nothing of a recall passes through the session.
+CREATE TYPE hindsight.recall_state AS (
+    bank_id         text,
+    config          jsonb,
+    query           text,
+    budget          text,
+    recall_budget   int,
+    max_tokens      int,
+    query_timestamp timestamptz,
+    temporal_window tstzrange,
+    candidates      hindsight.recall_candidate[],
+    results         hindsight.recall_result[],
+    trace           jsonb
+);
+COMMENT ON TYPE hindsight.recall_state IS
+    'One recall in flight: the bank, its effective config (hindsight.bank_config, read once), the query, budget, '
+    'candidates per arm (recall_budget), max_tokens, the query time (query_timestamp, now() when not given), the '
+    'window in force (NULL: none, or one that narrows nothing), the candidates in fused order, the packed results '
+    '(after hindsight.recall_finish; NULL before) and the trace (NULL unless trace => true). Made by '
+    'hindsight.recall_candidates, read by hindsight.texts_to_rerank and hindsight.recall_finish.';
+-- recall_candidates returns that state (0.2.0: hindsight.recall_candidate rows); the semantic arm takes the
+-- bank's search path from its caller instead of reading the config again
+DROP FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool,
+                                          tstzrange, text, int, text[]);
+DROP FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, int);
 DROP FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text,
                                int, text[], text, bool);
 -- recall and recall_json take max_results (the best 10 packed results by default): a new signature each

@@ -180,11 +180,11 @@ def test_every_public_function_from_sql_with_the_other_worker_down(down, script_
             assert rows("SELECT * FROM hindsight.recall_candidates(%s, 'cello', %s::vector)", bank_id, e)
             assert rows("SELECT hindsight.recall_chunks(%s, ARRAY['d1#0'])", bank_id)[0][0]
             # the driver's own pipeline: candidates, texts to rerank, rerank, finish
-            candidates = "(SELECT array_agg(c) FROM hindsight.recall_candidates(%s, 'cello', %s::vector) c)"
-            assert rows(f"SELECT cardinality(hindsight.texts_to_rerank(%s, {candidates}))", bank_id, bank_id, e)[0][0]
+            state = "hindsight.recall_candidates(%s, 'cello', %s::vector)"
+            assert rows(f"SELECT cardinality(hindsight.texts_to_rerank({state}))", bank_id, e)[0][0]
             assert len(rows("SELECT unnest(hindsight.rerank(%s, 'cello', ARRAY['Ana plays cello.', 'Ana sings.']))",
                             bank_id)) == 2  # fmt: skip
-            assert rows(f"SELECT * FROM hindsight.recall_finish(%s, {candidates})", bank_id, bank_id, e)
+            assert rows(f"SELECT * FROM hindsight.recall_finish({state})", bank_id, e)
         assert rows("SELECT cardinality(hindsight.embed(%s, ARRAY['cello']))", bank_id) == [(1,)]
         assert rows("SELECT hindsight.provider_config(%s, 'embedding')->>'kind'", bank_id) == [("local",)]
         assert rows("SELECT hindsight.count_tokens('cello'), hindsight.parse_temporal('May 2024') IS NOT NULL")[0][1]

@@ -63,15 +63,15 @@ def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
     json_types = {**types, **{k: t for k, (t, _) in JSON_EXTRAS.items()}}
     json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
     assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
-    finish = ["budget", "max_tokens", "query_timestamp", "passthrough", "trace", "prefer_observations"]
-    head = (
-        "bank_id text, candidates recall_candidate[], rerank_scores double precision[] DEFAULT NULL::double precision[]"
-    )
+    # the rest of the recall travels in the state recall_candidates returns (its budget, query, trace, ...)
+    head = "state recall_state, rerank_scores double precision[] DEFAULT NULL::double precision[]"
     with db.transaction():
         db.execute("SET LOCAL search_path = hindsight, public")
-        # and the question, which tells whether it asks about the past (updates win otherwise)
         assert _arguments(db, "hindsight.recall_finish") == (
-            head + ", " + _signature(db, finish, types, defaults) + ", query text DEFAULT NULL::text"
+            head + ", " + _signature(db, list(pipeline.FINISH_ARGUMENTS), types, defaults)
+        )
+        assert _arguments(db, "hindsight.texts_to_rerank") == (
+            "state recall_state, " + _signature(db, ["passthrough"], types, defaults)
         )
 
 
@@ -93,7 +93,8 @@ def test_recall_and_recall_finish_return_the_one_result_type_the_driver_reads(db
         " AND a.attnum > 0 ORDER BY a.attnum"
     )]  # fmt: skip
     driver = [f.name for f in dataclasses.fields(RecallResult) if f.name != "scores"] + list(_SCORE_COLUMNS)
-    assert sorted(columns) == sorted(driver) and len(columns) == 27
+    # trace: the recall's trace on the rank-1 row, which the driver reads as the response's trace
+    assert sorted(columns) == sorted([*driver, "trace"]) and len(columns) == 28
 
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"

@@ -88,7 +88,10 @@ def test_driver_and_database_rerank_paths_agree(db, bank, embedder, request, exp
     assert np.allclose([r["score"] for r in inside], [r.scores.final for r in outside], atol=1e-6)
     assert np.allclose([r["rerank_score"] for r in inside], [r.scores.rerank for r in outside], atol=1e-6)
     # the tiny model's logits reach recall_finish raw and leave it through a sigmoid
-    texts = dict(db.execute("SELECT unit_id, rerank_text FROM hindsight.recall_candidates(%s, %s)", (bank, QUESTION)))
+    texts = dict(db.execute(
+        "SELECT c.unit_id, c.rerank_text FROM unnest((hindsight.recall_candidates(%s, %s)).candidates) c",
+        (bank, QUESTION),
+    ).fetchall())  # fmt: skip
     logits = reranker.rerank(QUESTION, [texts[r.id] for r in outside])
     assert (np.abs(logits) > 1).any()
     assert np.allclose([r.scores.rerank for r in outside], 1 / (1 + np.exp(-logits)), atol=1e-6)

@@ -399,3 +399,26 @@ def test_client_recall_returns_typed_results_and_trace(client):
     assert response.total_tokens == sum(r.tokens for r in response.results)
     assert client.recall("b", " ?? ").results == []  # a query with nothing to search finds nothing, as in SQL
     assert json.dumps(response.trace)  # plain JSON
+
+
+def test_each_recall_of_a_batch_keeps_its_own_trace(db):
+    """The README's batch pattern (one recall per row of a table, in one statement): each recall's trace comes
+    back on its own rank-1 row, not through the session."""
+    bank(db, "b")
+    kiwi, plum = put(db, "b", [("A note about kiwis.", vec(d0=1)), ("A note about plums.", vec(d1=1))])
+    rows = db.execute(
+        """SELECT q.text, r.rank, r.id::text, r.trace
+           FROM (VALUES (1, 'kiwis', %(kiwi)s::vector), (2, 'plums', %(plum)s::vector)) AS q(n, text, embedding)
+           CROSS JOIN LATERAL hindsight.recall('b', q.text, q.embedding, trace => true) AS r
+           ORDER BY q.n, r.rank""",
+        {"kiwi": str(vec(d0=1)), "plum": str(vec(d1=1))},
+    ).fetchall()
+    firsts = {text: (unit, trace) for text, rank, unit, trace in rows if rank == 1}
+    assert {text: unit for text, (unit, _) in firsts.items()} == {"kiwis": kiwi, "plums": plum}
+    for text, (unit, trace) in firsts.items():
+        assert trace["query"] == text  # its own query's trace
+        assert trace["scoring"]["results"][0]["id"] == unit
+        assert trace["arms"]["keyword"]["hits"][0]["id"] == unit
+    assert [trace for _, rank, _, trace in rows if rank > 1] == [None, None]  # the other rows carry none
+    # without trace => true, no row carries one
+    assert {r["trace"] for r in recall(db, "b", "kiwis", vec(d0=1))} == {None}

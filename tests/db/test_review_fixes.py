@@ -76,15 +76,6 @@ def test_retain_inside_a_statement_reading_memory_units(db):
     assert db.execute("SELECT hindsight._semantic_path('copy')").fetchone()[0] == "hnsw"
 
 
-def test_a_recall_without_trace_clears_the_last_trace(db):
-    bank(db, "b")
-    put(db, "b", [("Kept note.", vec(d0=1))])
-    db.execute("SELECT * FROM hindsight.recall('b', 'note', trace => true)")
-    assert db.execute("SELECT current_setting('hindsight.last_trace')").fetchone()[0] != ""
-    db.execute("SELECT * FROM hindsight.recall('b', 'note')")
-    assert db.execute("SELECT current_setting('hindsight.last_trace')").fetchone()[0] == ""
-
-
 def test_keyword_ties_do_not_depend_on_unit_ids(db):
     bank(db, "b")  # the native backend, ts_rank_cd
     put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),

@@ -58,7 +58,7 @@ def test_a_role_reaches_only_its_banks(db, roles):
     for call in [
         "SELECT * FROM hindsight.recall('bank-a', 'secret plan')",
         "SELECT hindsight.recall_json('bank-a', 'secret plan')",
-        "SELECT * FROM hindsight.recall_candidates('bank-a', 'secret plan')",
+        "SELECT hindsight.recall_candidates('bank-a', 'secret plan')",
         "SELECT hindsight.bank_config('bank-a')",
         "SELECT hindsight._semantic_path('bank-a')",
         "SELECT hindsight.grant_bank('bank-a', current_user, 'admin')",

@@ -76,7 +76,7 @@ def test_last_spring_ranks_april_above_october(db):
     assert [str(r["id"]) for r in rows] == [april, october]
     assert rows[0]["semantic_score"] == pytest.approx(rows[1]["semantic_score"])  # equally similar
     assert rows[0]["temporal_rank"] == 1 and rows[1]["temporal_rank"] is None
-    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    trace = rows[0]["trace"]  # on the rank-1 row
     assert trace["temporal_window"]["source"] == "query"
     assert trace["temporal_window"]["start"].startswith("2026-03-01")
 
@@ -84,9 +84,8 @@ def test_last_spring_ranks_april_above_october(db):
 def test_bank_time_zone_and_hemisphere(db):
     bank(db, "au", time_zone="Australia/Sydney", hemisphere="south")
     put(db, "au", [("Went skiing.", vec(d0=1))])
-    db.execute("SELECT * FROM hindsight.recall('au', 'what happened last winter', query_timestamp => '2026-11-01',"
-               " trace => true)")  # fmt: skip
-    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    (trace,) = db.execute("SELECT hindsight.recall_json('au', 'what happened last winter',"
+                          " query_timestamp => '2026-11-01', trace => true) -> 'trace'").fetchone()  # fmt: skip
     # southern winter: June to August 2026, whole days in Sydney time (UTC+10 in winter)
     assert trace["temporal_window"]["start"].startswith("2026-05-31T14:00:00")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="hemisphere must be north or south"):
@@ -116,7 +115,7 @@ def test_a_window_that_covers_the_bank_or_holds_none_of_it_runs_no_temporal_arm(
 
     def ranked(**args):
         rows = recall(db, "w", "What was Alice doing?", vec(d0=1), **asked, **args)
-        trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+        trace = rows[0]["trace"]
         return [(str(r["id"]), round(r["score"], 9)) for r in rows], trace
 
     without, _ = ranked()
@@ -136,8 +135,7 @@ def test_a_window_that_covers_the_bank_or_holds_none_of_it_runs_no_temporal_arm(
     assert trace["arms"]["temporal"]["skipped"] is None
     assert narrowing[-1][0] == without[0][0]  # October: first without a window, last under March-May
     # the same from the query text: "since 2020" is parsed, covers the bank, and runs no arm
-    recall(db, "w", "What was Alice doing since 2020?", vec(d0=1), **asked)
-    trace = db.execute("SELECT current_setting('hindsight.last_trace')::jsonb").fetchone()[0]
+    trace = recall(db, "w", "What was Alice doing since 2020?", vec(d0=1), **asked)[0]["trace"]
     assert trace["temporal_window"]["source"] == "query" and trace["temporal_window"]["narrows"] is False
     assert trace["arms"]["temporal"]["ran"] is False
 

@@ -344,25 +344,21 @@ def test_rank_linear_passthrough(db):
 
 def test_caller_supplied_rerank_scores_decide_the_order(db):
     a, b, c = arm_bank(db)
+    (state,) = db.execute(
+        "SELECT hindsight.recall_candidates('f', 'kiwi', %s::vector)::text", (str(vec(d0=1)),)
+    ).fetchone()  # the recall's state, as a client holds it between the calls
     rows = db.execute(
-        "SELECT candidate_rank, unit_id::text, rerank_text FROM hindsight.recall_candidates('f', 'kiwi', %s::vector)",
-        (str(vec(d0=1)),),
+        "SELECT c.candidate_rank, c.unit_id::text, c.rerank_text"
+        " FROM unnest((%s::hindsight.recall_state).candidates) c",
+        (state,),
     ).fetchall()
     assert [r[2] for r in rows] == ["Alpha note about kiwis.", "Gamma kiwi kiwi note.", "Beta note."]
-    (to_read,) = db.execute(
-        "SELECT hindsight.texts_to_rerank('f', ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi',"
-        " %s::vector) c), query_timestamp => now())",
-        (str(vec(d0=1)),),
-    ).fetchone()
+    (to_read,) = db.execute("SELECT hindsight.texts_to_rerank(%s::hindsight.recall_state)", (state,)).fetchone()
     assert to_read == [r[2] for r in rows]  # here the passthrough keeps the fused order
-    with psycopg.ClientCursor(db) as cur:
-        finished = cur.execute(
-            """SELECT id::text, rerank_score FROM hindsight.recall_finish('f',
-                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c
-                         ORDER BY c.candidate_rank),
-                   ARRAY[-3.0, 0.0, 4.0], query_timestamp => now())""",
-            (str(vec(d0=1)),),
-        ).fetchall()
+    finished = db.execute(
+        "SELECT id::text, rerank_score FROM hindsight.recall_finish(%s::hindsight.recall_state, ARRAY[-3.0, 0.0, 4.0])",
+        (state,),
+    ).fetchall()
     # logits -> sigmoid; Beta (4.0) first, Gamma (0.0 -> 0.5), Alpha (-3.0) last
     assert [f[0] for f in finished] == [b, c, a]
     assert [round(f[1], 4) for f in finished] == [
@@ -379,9 +375,8 @@ def test_recall_is_candidates_then_finish(db):
         "SELECT id, score FROM hindsight.recall('f', 'kiwi', %s::vector, query_timestamp => '2030-01-01')", (emb,)
     ).fetchall()
     composed = db.execute(
-        """SELECT id, score FROM hindsight.recall_finish('f',
-               ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c ORDER BY c.candidate_rank),
-               NULL, query_timestamp => '2030-01-01')""",
+        """SELECT id, score FROM hindsight.recall_finish(
+               hindsight.recall_candidates('f', 'kiwi', %s::vector, query_timestamp => '2030-01-01'))""",
         (emb,),
     ).fetchall()
     assert direct == composed and len(direct) == 3
@@ -391,9 +386,8 @@ def test_rerank_scores_may_not_outnumber_the_candidates(db):
     arm_bank(db)
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="rerank_scores has 4 scores for 3 candidates"):
         db.execute(
-            """SELECT * FROM hindsight.recall_finish('f',
-                   ARRAY(SELECT c FROM hindsight.recall_candidates('f', 'kiwi', %s::vector) c),
-                   ARRAY[1.0, 2.0, 3.0, 4.0])""",
+            """SELECT * FROM hindsight.recall_finish(hindsight.recall_candidates('f', 'kiwi', %s::vector),
+                                                     ARRAY[1.0, 2.0, 3.0, 4.0])""",
             (str(vec(d0=1)),),
         )
 
@@ -406,26 +400,24 @@ def test_reader_scores_of_the_best_by_boosted_score_fuse_with_the_passthrough_by
     (e,) = put(db, "o", [("Echo.", vec(d0=1, d1=0.1))], timestamp="2029-12-31T00:00:00Z")
     (f,) = put(db, "o", [("Foxtrot.", vec(d1=1))], timestamp="2029-12-31T00:00:00Z")
     emb = str(vec(d0=1))
-    candidates = "ARRAY(SELECT c FROM hindsight.recall_candidates('o', 'zzzz', %s::vector) c ORDER BY c.candidate_rank)"
-    fused = db.execute(f"SELECT c.unit_id::text, c.rerank_text FROM unnest({candidates}) c", (emb,)).fetchall()
+    state = "hindsight.recall_candidates('o', 'zzzz', %s::vector, query_timestamp => '2030-01-01')"
+    fused = db.execute(f"SELECT c.unit_id::text, c.rerank_text FROM unnest(({state}).candidates) c", (emb,)).fetchall()
     assert [unit for unit, _ in fused] == [d, e, f]
     text = dict(fused)
     passthrough = db.execute(
-        f"SELECT id::text, score FROM hindsight.recall_finish('o', {candidates}, NULL,"
-        " query_timestamp => '2030-01-01')",
+        f"SELECT id::text, score FROM hindsight.recall_finish({state})",
         (emb,),
     ).fetchall()
     assert [unit for unit, _ in passthrough] == [e, d, f]
     boosted_rank = {unit: n for n, (unit, _) in enumerate(passthrough, 1)}
     # what a reader reads, in the order recall_finish takes its scores: the passthrough's best first
-    to_read = f"SELECT hindsight.texts_to_rerank('o', {candidates}, 'mid', '2030-01-01')"
+    to_read = f"SELECT hindsight.texts_to_rerank({state})"
     assert db.execute(to_read, (emb,)).fetchone()[0] == [text[e], text[d], text[f]]
     db.execute("""UPDATE hindsight.banks SET config = config || '{"reranker_candidates": {"mid": 2}}'""")
     assert db.execute(to_read, (emb,)).fetchone()[0] == [text[e], text[d]]
     # the reader read Echo and Delta and prefers Delta
     read = db.execute(
-        f"SELECT id::text, score, rerank_score FROM hindsight.recall_finish('o', {candidates}, ARRAY[-1.0, 2.0],"
-        " query_timestamp => '2030-01-01')",
+        f"SELECT id::text, score, rerank_score FROM hindsight.recall_finish({state}, ARRAY[-1.0, 2.0])",
         (emb,),
     ).fetchall()
     reader_rank = {d: 1, e: 2}
@@ -438,8 +430,7 @@ def test_reader_scores_of_the_best_by_boosted_score_fuse_with_the_passthrough_by
     assert read[0][2] == pytest.approx(1 / (1 + math.exp(-2.0)))
     db.execute("UPDATE hindsight.banks SET config = config || '{\"reranker_weight\": 0.0}' WHERE bank_id = 'o'")
     only_passthrough = db.execute(
-        f"SELECT id::text FROM hindsight.recall_finish('o', {candidates}, ARRAY[-1.0, 2.0],"
-        " query_timestamp => '2030-01-01')",
+        f"SELECT id::text FROM hindsight.recall_finish({state}, ARRAY[-1.0, 2.0])",
         (emb,),
     ).fetchall()
     assert [r[0] for r in only_passthrough] == [r[0] for r in passthrough]

@@ -80,7 +80,7 @@ def _plpgsql_texts(create_function: str) -> Iterator[str]:
         expr = node.get("PLpgSQL_expr")
         if expr:
             query, mode = expr["query"], expr.get("parseMode", 0)
-            if mode == 3:  # assignment: "target := expression"
+            if mode in (3, 4, 5):  # assignment: "target := expression" (4, 5: to a field of a record)
                 query = "SELECT " + query.split(":=", 1)[1]
             elif mode == 2:  # expression
                 query = "SELECT " + query

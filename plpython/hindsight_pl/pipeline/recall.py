@@ -1,7 +1,8 @@
 """Recall as the driver and reflect's tools call it: the query's embedding from the caller's
 embedder (or, without one, from the bank's provider inside the database), then either
 ``hindsight.recall_json`` (the bank's in-database cross-encoder, if any) or, with the caller's own
-cross-encoder, ``hindsight.recall_candidates``, its scores, and ``hindsight.recall_finish``.
+cross-encoder, ``hindsight.recall_candidates``, its scores, and ``hindsight.recall_finish``, the recall's state
+(``hindsight.recall_state``: the config read once, the candidates, the trace) passed from the first to the last.
 docs/recall.md describes every stage; this module only decides which SQL runs."""
 
 from __future__ import annotations
@@ -39,11 +40,6 @@ def _named(arguments: dict[str, str], first: int) -> str:
     return ", ".join(f"{name} => ${first + n}::{kind}" for n, (name, kind) in enumerate(arguments.items()))
 
 
-def _position(name: str) -> int:
-    """The parameter number of one of :data:`CANDIDATE_ARGUMENTS` in a query that starts with them at $4."""
-    return 4 + list(CANDIDATE_ARGUMENTS).index(name)
-
-
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
@@ -51,20 +47,19 @@ RECALL_JSON = (
 )  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank; every packed result,
 # as the reader's path (FINISH) gives
 CANDIDATES = (
-    "WITH f AS MATERIALIZED (SELECT coalesce(array_agg(c ORDER BY c.candidate_rank), '{}') AS candidates"
-    " FROM hindsight.recall_candidates(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
-    + _named(CANDIDATE_ARGUMENTS, 4)
-    + ") AS c)"
+    "WITH s AS MATERIALIZED (SELECT hindsight.recall_candidates(bank_id => $1::text, query => $2::text,"
+    " query_embedding => $3::vector, " + _named(CANDIDATE_ARGUMENTS, 4) + ") AS state)"
     # what the reader reads: the best reranker_candidates[budget] by boosted score, in that order
-    " SELECT f.candidates::text AS candidates,"
-    f" hindsight.texts_to_rerank($1::text, f.candidates, ${_position('budget')}::text,"
-    f" ${_position('query_timestamp')}::timestamptz, ${4 + len(CANDIDATE_ARGUMENTS)}::text) AS texts FROM f"
+    f" SELECT s.state::text AS state, hindsight.texts_to_rerank(s.state, ${4 + len(CANDIDATE_ARGUMENTS)}::text)"
+    " AS texts FROM s"
 )  # then passthrough, the one argument after the candidates'
+# the recall's state (config, candidates, trace so far) comes back as the value recall_candidates gave;
+# the trace rides on the rank-1 row
 FINISH = (
-    "SELECT coalesce(jsonb_agg(to_jsonb(f) ORDER BY f.rank), '[]')::text AS results,"
-    " CASE WHEN $8::bool THEN current_setting('hindsight.last_trace', true) END AS trace"
-    " FROM hindsight.recall_finish($1::text, coalesce($2::hindsight.recall_candidate[], '{}'), $3::float8[],"
-    " $4::text, $5::int, $6::timestamptz, $7::text, $8::bool, $9::bool, $10::text) AS f"
+    "SELECT coalesce(jsonb_agg(to_jsonb(f) - 'trace' ORDER BY f.rank), '[]')::text AS results,"
+    " (array_agg(f.trace) FILTER (WHERE f.rank = 1))[1]::text AS trace"
+    " FROM hindsight.recall_finish(state => $1::hindsight.recall_state, rerank_scores => $2::float8[],"
+    " passthrough => $3::text, prefer_observations => $4::bool) AS f"
 )
 
 
@@ -114,12 +109,12 @@ def recall(
         row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
-    found = one(db, CANDIDATES, *head, given["passthrough"]) or {}
+    found = one(db, CANDIDATES, *head, given["passthrough"])
+    assert found is not None  # one state: always one row
     scores = None
-    if found.get("texts"):
+    if found["texts"]:
         scores = [float(x) for x in reranker.rerank(query, found["texts"])]
-    finish = [given[name] for name in ("budget", "max_tokens", "query_timestamp", "passthrough", "trace")]
-    finished = one(db, FINISH, bank_id, found.get("candidates"), scores, *finish, given["prefer_observations"], query)
+    finished = one(db, FINISH, found["state"], scores, given["passthrough"], given["prefer_observations"])
     assert finished is not None  # an aggregate: always one row
     trace = json.loads(finished["trace"]) if finished["trace"] else None
     return {"results": json.loads(finished["results"]), "trace": trace}
