@@ -221,7 +221,7 @@ BEGIN
     RETURN hindsight._link_updates(link_updates.bank_id, ARRAY(
         SELECT u.id FROM hindsight.memory_units u
         WHERE u.bank_id = link_updates.bank_id AND u.fact_type <> 'observation' ORDER BY u.mentioned_at, u.id),
-        cfg, hindsight._semantic_path(link_updates.bank_id));
+        cfg, hindsight._semantic_path(link_updates.bank_id, cfg));
 END
 $$;
 COMMENT ON FUNCTION hindsight.link_updates(text) IS

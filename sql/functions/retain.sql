@@ -133,7 +133,7 @@ BEGIN
     -- Links: temporal and semantic neighbours, and the causal relations the
     -- extractor found (unit -caused_by-> cause and cause -causes-> unit, weight 1).
     IF new_ids IS NOT NULL THEN
-        semantic_path := hindsight._semantic_path(retain.bank_id);  -- after the inserts: it counts them
+        semantic_path := hindsight._semantic_path(retain.bank_id, cfg);  -- after the inserts: it counts them
         PERFORM hindsight._link_units(retain.bank_id, new_ids, cfg, semantic_path);
         INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
         SELECT DISTINCT bk.bank_id, l.a, l.b, l.kind, 1.0

@@ -260,3 +260,23 @@ def test_a_habit_in_one_batch_keeps_every_day_and_dedupes_within_a_day(client, d
     assert len(result.unit_ids) == 3
     stored = db.execute("SELECT mentioned_at::date::text FROM hindsight.memory_units ORDER BY 1").fetchall()
     assert stored == [("2024-01-09",), ("2024-02-13",), ("2024-04-02",)]
+
+
+def test_retain_reads_the_banks_config_once_and_hands_it_on(db):
+    """One hindsight.retain reads the bank's config once (hindsight.bank_config) and passes it to entity
+    resolution, the links, the knowledge updates and the choice of search path, which read it no more."""
+    bank(db, "c")
+    put(db, "c", [{"text": "Ana met Bo in Lisbon.", "embedding": vec(d0=1), "entities": ["Ana", "Bo"]}])
+    calls = (
+        "SELECT p.proname, s.calls FROM pg_stat_xact_user_functions s JOIN pg_proc p ON p.oid = s.funcid"
+        " WHERE s.schemaname = 'hindsight'"
+        " AND p.proname IN ('bank_config', '_resolve_entities', '_link_units', '_link_updates', '_semantic_path')"
+    )
+    with db.transaction():
+        db.execute("SET LOCAL track_functions = 'all'")
+        before = dict(db.execute(calls).fetchall())  # counts of this session not yet reported show here too
+        put(db, "c", [{"text": "Ana moved to Oslo.", "embedding": vec(d0=1, d1=1), "entities": ["Ana", "Oslo"]}])
+        after = dict(db.execute(calls).fetchall())
+    assert {name: n - before.get(name, 0) for name, n in after.items()} == {
+        "bank_config": 1, "_resolve_entities": 1, "_link_units": 1, "_link_updates": 1, "_semantic_path": 1,
+    }  # fmt: skip
