@@ -13,9 +13,12 @@ on a throwaway embedded server (or ``--dsn``), with the same small bank and the 
   while it holds the models;
 - cold, model server: the same with the database pointed at ``hindsight-pg serve-models`` (started here as
   a subprocess) through ``hindsight.set_setting('embedding_provider' / 'reranker_provider', {"kind": "http"})``,
-  the model server's own RSS, and a warm pool's recall latency through it.
+  the model server's own RSS, and a warm pool's recall latency through it;
+- where a new session's first recall spends its time (``--breakdown``, the median of ``--runs`` new sessions, in
+  and out of the model server): each step run alone, in the order a recall meets it, then the recall itself
+  (the rest: its SQL functions' first plans, the token counter) and a second recall (warm) for comparison.
 
-    .venv/bin/python bench/cold.py [--dsn DSN] [--sizes 1,10] [--turns 80] [--runs 5]
+    .venv/bin/python bench/cold.py [--dsn DSN] [--sizes 1,10] [--turns 80] [--runs 5] [--breakdown]
 
 Needs psycopg-pool (``pip install psycopg-pool``). The database server must run on this machine (memory is
 read from /proc). The load average is printed before and after: on a shared machine the cold figures grow
@@ -116,6 +119,35 @@ def cold(dsn: str, n: int, asked_at: Any) -> dict[str, Any]:
     }
 
 
+# A new session's first recall, step by step: each statement pays for what it meets first.
+NAMED_RECALL = "SELECT count(*) FROM hindsight.recall(%%(bank)s, %%(%s)s, query_timestamp => %%(asked_at)s)"
+STEPS = [
+    ("import hindsight_pl", "SELECT hindsight._load()"),
+    ("import the pipeline, numpy", "SELECT hindsight.embed(%(bank)s, ARRAY[]::text[], 'query')"),
+    ("load the embedding model, embed", "SELECT hindsight.embed(%(bank)s, ARRAY['a question'], 'query')"),
+    ("first query analysis", "SELECT hindsight.parse_temporal(%(question)s, %(asked_at)s)"),
+    ("load the reranker, rerank", "SELECT hindsight.rerank(%(bank)s, %(question)s, ARRAY['an answer'])"),
+    ("the recall (first plans, tokens)", NAMED_RECALL % "question"),
+    ("a second recall (warm)", NAMED_RECALL % "other"),
+]
+
+
+def breakdown(dsn: str, runs: int, asked_at: Any) -> dict[str, float]:
+    """The median milliseconds of each step of STEPS over ``runs`` new sessions (one at a time), and "first
+    recall": the sum of all but the warm one, what a first recall takes when it meets them all at once."""
+    taken: dict[str, list[float]] = {name: [] for name, _ in STEPS}
+    values = {"bank": BANK, "question": QUESTIONS[0], "other": QUESTIONS[1], "asked_at": asked_at}
+    for _ in range(runs):
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            for name, statement in STEPS:
+                started = time.perf_counter()
+                conn.execute(statement, values).fetchall()
+                taken[name].append((time.perf_counter() - started) * 1000)
+    medians = {name: statistics.median(ms) for name, ms in taken.items()}
+    medians["first recall"] = sum(v for k, v in medians.items() if k != STEPS[-1][0])
+    return medians
+
+
 def warm_pool(dsn: str, n: int, runs: int, asked_at: Any) -> dict[str, Any]:
     """A ConnectionPool of N connections, each warmed by one recall as it opens; then N threads each run
     ``runs`` recalls through it. Returns {"n", "fill_s" (until the pool held N warm connections), "median_ms",
@@ -206,6 +238,7 @@ def main() -> None:
     parser.add_argument("--sizes", default="1,10", help="numbers of new connections, comma-separated")
     parser.add_argument("--turns", type=int, default=80, help="demo turns retained into the bank")
     parser.add_argument("--runs", type=int, default=5, help="recalls per connection of a warm pool")
+    parser.add_argument("--breakdown", action="store_true", help="only where a first recall's time goes")
     parser.add_argument("--output", default="bench/results/cold.json")
     args = parser.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -220,24 +253,20 @@ def main() -> None:
         print(result["header"])
         print(f"load average before: {' '.join(f'{x:.2f}' for x in result['load_before'])}")
         asked_at = make_bank(dsn, args.turns)
+        if args.breakdown:
+            _breakdowns(dsn, args.runs, asked_at)
+            return
         result["warm_local"] = [warm_pool(dsn, n, args.runs, asked_at) for n in sizes]
         result["cold_local"] = [cold(dsn, n, asked_at) for n in sizes]
         model_server, url = start_model_server()
         result["model_server_rss_mb"] = memory_mb(model_server.pid)[0]
-        with psycopg.connect(dsn, autocommit=True) as conn:
-            conn.execute("SELECT hindsight.set_setting('embedding_provider', %s)",
-                         (json.dumps({"kind": "http", "url": url, "model": "multilingual-e5-small"}),))  # fmt: skip
-            conn.execute(
-                "SELECT hindsight.set_setting('reranker_provider', %s)", (json.dumps({"kind": "http", "url": url}),)
-            )
+        _point_at(dsn, url)
         try:
             result["cold_http"] = [cold(dsn, n, asked_at) for n in sizes]
             result["warm_http"] = [warm_pool(dsn, n, args.runs, asked_at) for n in sizes]
             result["model_server_rss_mb_after"] = memory_mb(model_server.pid)[0]
         finally:
-            with psycopg.connect(dsn, autocommit=True) as conn:
-                conn.execute("SELECT hindsight.set_setting('embedding_provider', NULL)")
-                conn.execute("SELECT hindsight.set_setting('reranker_provider', NULL)")
+            _point_at(dsn, None)
     finally:
         if model_server is not None:
             model_server.terminate()
@@ -250,6 +279,32 @@ def main() -> None:
     out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(result, indent=1, default=str))
     print(f"written to {out}")
+
+
+def _breakdowns(dsn: str, runs: int, asked_at: Any) -> None:
+    """Print the breakdown of a first recall with the models in the session, then with the model server."""
+    local = breakdown(dsn, runs, asked_at)
+    model_server, url = start_model_server()
+    try:
+        _point_at(dsn, url)
+        served = breakdown(dsn, runs, asked_at)
+    finally:
+        _point_at(dsn, None)
+        model_server.terminate()
+        model_server.wait(timeout=30)
+    print(f"a new session's first recall, step by step (median of {runs} sessions, ms); load average "
+          f"{os.getloadavg()[0]:.2f}")  # fmt: skip
+    print(f"{'step':<34} {'models in the session':>22} {'model server':>13}")
+    for name in local:
+        print(f"{name:<34} {local[name]:22.0f} {served[name]:13.0f}")
+
+
+def _point_at(dsn: str, url: str | None) -> None:
+    """The database's embedding and reranker providers: the model server at ``url``, or (None) the sessions' own."""
+    with psycopg.connect(dsn, autocommit=True) as conn:
+        for what, config in (("embedding_provider", {"kind": "http", "url": url, "model": "multilingual-e5-small"}),
+                             ("reranker_provider", {"kind": "http", "url": url})):  # fmt: skip
+            conn.execute("SELECT hindsight.set_setting(%s, %s)", (what, json.dumps(config) if url else None))
 
 
 def _print(r: dict[str, Any]) -> None:

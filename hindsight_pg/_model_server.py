@@ -16,6 +16,8 @@ limit's hint; the models read at most ``embed_chars`` / ``rerank_chars`` of each
 in parts (32 texts, about two seconds of model work), so requests take turns on the model, and one whose client
 went away stops after its current part (499).
 /rerank on a server without a cross-encoder gets 424. One log line per request: endpoint, texts, milliseconds.
+Each model call computes on the models' own thread count (``serve-models --threads``, default 1), set on the
+worker thread that runs it (docs/providers.md#threads).
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class _Gone(Exception):
 
 def create_app(embedder: Embedder, reranker: Reranker | None = None) -> Starlette:
     """The ASGI app serving ``embedder`` (and ``reranker``, when given) over the TEI protocol."""
-    lock = threading.Lock()  # one model call at a time: the models use every core already; requests take turns
+    lock = threading.Lock()  # one model call at a time, on the models' threads (--threads); requests take turns
 
     def _locked(call: Any, *args: Any) -> Any:
         with lock:
