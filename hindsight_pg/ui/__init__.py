@@ -110,7 +110,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
     async def banks(request: Request) -> Response:
         with client() as c, c.conn.cursor(row_factory=dict_row) as cursor:
             rows = cursor.execute(
-                "SELECT s.*, b.config, hindsight._default_config() AS defaults, (SELECT count(*) FROM"
+                "SELECT s.*, b.config, hindsight.default_config() AS defaults, (SELECT count(*) FROM"
                 " hindsight.memory_links k WHERE k.bank_id = s.bank_id) AS links FROM hindsight.bank_stats s"
                 " JOIN hindsight.banks b USING (bank_id) ORDER BY s.bank_id"
             ).fetchall()
@@ -132,14 +132,14 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         with client() as c:
             c.get_bank(bank_id)  # HS404 for an unknown bank
             buckets = c.conn.execute(
-                "SELECT date_trunc(%(g)s, d)::date AS bucket, count(*) FROM (SELECT hindsight._effective_date("
+                "SELECT date_trunc(%(g)s, d)::date AS bucket, count(*) FROM (SELECT hindsight.unit_date("
                 "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
                 " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
             ).fetchall()  # fmt: skip
             in_range = (
                 " FROM hindsight.memory_units WHERE bank_id = %(b)s AND (%(s)s::date IS NULL OR"
-                " hindsight._effective_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
-                " (%(e)s::date IS NULL OR hindsight._effective_date(occurred_start, occurred_end, mentioned_at)"
+                " hindsight.unit_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
+                " (%(e)s::date IS NULL OR hindsight.unit_date(occurred_start, occurred_end, mentioned_at)"
                 " < %(e)s::date + 1)"
             )
             bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
@@ -147,7 +147,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
             zone = bank_time_zone(c, bank_id)
             units = [(describe_when(said, start, finish, zone), *rest) for said, start, finish, *rest in c.conn.execute(
                 "SELECT mentioned_at, occurred_start, occurred_end, id, text, fact_type, tags, document_id"
-                + in_range + " ORDER BY hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id"
+                + in_range + " ORDER BY hindsight.unit_date(occurred_start, occurred_end, mentioned_at), id"
                 " LIMIT %(n)s OFFSET %(o)s", bind,
             )]  # fmt: skip
         zoom = args.get("chart") == "range" and bool(start or end)
@@ -168,14 +168,12 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 (bank_id, limit),
             ).fetchall()  # fmt: skip
             ids = [row[0] for row in top]
-            # the counts the co-occurrence trigger keeps (hindsight._entity_cooccurrences), not a join of
-            # every unit's entities: one index probe per shown entity; in one order, ties too, so that the
-            # graph's seeded layout is the same on every load
+            # the counts the co-occurrence trigger keeps, not a join of every unit's entities: one index
+            # probe per shown entity; in one order, ties too, so that the graph's seeded layout is the same
+            # on every load
             edges = c.conn.execute(
-                "SELECT entity_id, other_entity_id, unit_count FROM hindsight._entity_cooccurrences"
-                " WHERE bank_id = %s AND entity_id = ANY(%s) AND other_entity_id = ANY(%s) AND entity_id <"
-                " other_entity_id ORDER BY unit_count DESC, entity_id, other_entity_id LIMIT %s",
-                (bank_id, ids, ids, EDGES_PER_ENTITY * limit),
+                "SELECT entity_id, other_entity_id, unit_count FROM hindsight.entity_cooccurrences(%s, %s) LIMIT %s",
+                (bank_id, ids, EDGES_PER_ENTITY * limit),
             ).fetchall()  # fmt: skip
             chosen = request.query_params.get("entity")
             zone = bank_time_zone(c, bank_id)
@@ -184,7 +182,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                 " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
                 " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
                 " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY"
-                " hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at) DESC, u.id"
+                " hindsight.unit_date(u.occurred_start, u.occurred_end, u.mentioned_at) DESC, u.id"
                 " LIMIT %s", (bank_id, chosen, MENTIONS),
             )] if chosen else []  # fmt: skip
         graph = {
