@@ -63,7 +63,8 @@ class Deduplicator:
     Monday and on Friday) is two facts; so are "Mara planted 2 tulips" and "Mara planted 3 tulips".
     """
 
-    def __init__(self, threshold: float = 0.95) -> None:
+    def __init__(self, threshold: float) -> None:
+        """``threshold``: the bank's ``dedupe_similarity`` (its default is stated once, hindsight._default_config)."""
         if not 0.0 <= threshold <= 1.0:
             raise ValueError(f"threshold must be a cosine similarity in [0, 1], got {threshold}")
         self.threshold = threshold
@@ -148,6 +149,7 @@ class Deduplicator:
 
 
 def _day(fact: Fact, said: datetime | None) -> date | None:
-    """The day a fact is about: when it happened, else when it was said (None when neither is known)."""
-    moment = fact.occurred_start or said
+    """The day a fact is about, by the one rule for a unit's date (hindsight._effective_date): when it began,
+    else when it ended, else when it was said (None when none is known)."""
+    moment = fact.occurred_start or fact.occurred_end or said
     return moment.date() if moment is not None else None

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -243,3 +243,7 @@ def test_dedupe_keeps_the_same_fact_on_two_days():
     dated = Fact("Ana ran 5 km on Friday.", 0)
     dated.occurred_start = friday
     assert dedupe.by_embedding([dated], [same], monday) == [dated]  # about Friday, though said on Monday
+    ended, again = Fact("Ana ran 5 km by Friday.", 0), Fact("Ana ran 5 km by Friday.", 0)
+    ended.occurred_end = again.occurred_end = friday  # only the end known: that end is the day, as a unit's date
+    assert dedupe.by_embedding([ended], [same], monday) == [ended]
+    assert dedupe.by_embedding([again], [same], monday + timedelta(days=1)) == []  # said on Tuesday, about Friday
