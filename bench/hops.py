@@ -71,6 +71,15 @@ def counted(client: hindsight_pg.Client, call: Callable[[], Any]) -> dict[str, A
     }
 
 
+def report(figures: dict[str, dict[str, Any]], *, as_json: bool) -> None:
+    """Prints one row of :func:`counted`'s figures per case, and with ``as_json`` every function's calls."""
+    print(f"{'':<16}{'functions':>10}{'calls':>8}{'python':>8}{'config':>8}")
+    for name, f in figures.items():
+        print(f"{name:<16}{f['functions']:>10}{f['calls']:>8}{f['python_calls']:>8}{f['config_reads']:>8}")
+    if as_json:
+        print(json.dumps(figures, indent=1))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--dsn", default=None)
@@ -97,11 +106,7 @@ def main() -> None:
         figures = {name: counted(client, call) for name, call in cases.items()}
     finally:
         conn.execute("SELECT hindsight.delete_bank(%s)", (BANK,))
-    print(f"{'':<16}{'functions':>10}{'calls':>8}{'python':>8}{'config':>8}")
-    for name, f in figures.items():
-        print(f"{name:<16}{f['functions']:>10}{f['calls']:>8}{f['python_calls']:>8}{f['config_reads']:>8}")
-    if args.json:
-        print(json.dumps(figures, indent=1))
+    report(figures, as_json=args.json)
 
 
 if __name__ == "__main__":

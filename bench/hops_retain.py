@@ -1,8 +1,8 @@
 """Hop count of one retain: the functions one short message reaches through ``Client.retain`` and through SQL
 ``hindsight.retain_text``, how often, how many of those calls cross from SQL into the in-database Python, and how
 many times the bank's configuration is read (calls of ``hindsight.bank_config``, the driver's own read included).
-Counted as bench/hops.py counts a recall (:func:`hops.counted`), on a small bank this script makes
-(``bench-hops-retain``: four dated facts) and drops.
+Counted and printed as bench/hops.py counts a recall (:func:`hops.counted`, :func:`hops.report`), on a small bank
+this script makes (``bench-hops-retain``: four dated facts) and drops.
 
     .venv/bin/python bench/hops_retain.py [--dsn DSN] [--json]
 """
@@ -10,10 +10,9 @@ Counted as bench/hops.py counts a recall (:func:`hops.counted`), on a small bank
 from __future__ import annotations
 
 import argparse
-import json
 
 from _common import header
-from hops import counted
+from hops import counted, report
 
 import hindsight_pg
 
@@ -53,11 +52,7 @@ def main() -> None:
         figures = {name: counted(client, call) for name, call in cases.items()}
     finally:
         client.delete_bank(BANK)
-    print(f"{'':<16}{'functions':>10}{'calls':>8}{'python':>8}{'config':>8}")
-    for name, f in figures.items():
-        print(f"{name:<16}{f['functions']:>10}{f['calls']:>8}{f['python_calls']:>8}{f['config_reads']:>8}")
-    if args.json:
-        print(json.dumps(figures, indent=1))
+    report(figures, as_json=args.json)
 
 
 if __name__ == "__main__":
