@@ -29,13 +29,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from _common import analyze, header
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header
 from retain import payloads, retain_groups
 
 import hindsight_pg
-from hindsight_pg._inputs import load_locomo
-
-LOCOMO = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+from hindsight_pg._inputs import load_locomo, locomo_path
 
 PAIRWISE = """
     SELECT count(*) FROM hindsight.memory_units a
@@ -53,7 +51,7 @@ def build(client: hindsight_pg.Client, bank: str, conversations: int) -> int:
     if bank not in {b.bank_id for b in client.list_banks()}:
         print(f"building {bank} from {conversations} LoCoMo conversations (once) ...", file=sys.stderr)
         client.create_bank(bank)
-        for conv in load_locomo(LOCOMO)[:conversations]:
+        for conv in load_locomo(locomo_path(default=LOCOMO_BESIDE_PROJECT))[:conversations]:
             client.retain_batch(bank, conv.items)
         client.conn.commit()
     row = client.conn.execute(
@@ -80,7 +78,8 @@ def timed(client: hindsight_pg.Client, sql: str, params: Any) -> tuple[float, li
 def semantic_links_cost(client: hindsight_pg.Client, conversations: int) -> dict[str, float]:
     """Seconds retain spends building semantic links for the bank's facts: the same items retained with the
     default semantic_link_top_k and with 0, each into a scratch bank (best of two each, to damp noise)."""
-    items = [item for conv in load_locomo(LOCOMO)[:conversations] for item in conv.items]
+    locomo = load_locomo(locomo_path(default=LOCOMO_BESIDE_PROJECT))
+    items = [item for conv in locomo[:conversations] for item in conv.items]
     prepared = payloads(client, items)
     seconds: dict[str, float] = {}
     for name, config in (("with", {}), ("without", {"semantic_link_top_k": 0})):
