@@ -15,8 +15,9 @@ BEGIN
 END
 $$;
 COMMENT ON FUNCTION hindsight._check_budget(jsonb, text, int) IS
-    'Recall''s budget checks, for both halves (recall_candidates, recall_finish): raises 22023 unless budget is a '
-    'key of the bank config''s recall_budgets (low, mid, high) and max_tokens an integer >= 0.';
+    'Recall''s budget checks (hindsight._check_recall_args, for recall_candidates; recall_finish takes the budget '
+    'from the state): raises 22023 unless budget is a key of the bank config''s recall_budgets (low, mid, high) '
+    'and max_tokens an integer >= 0.';
 
 CREATE OR REPLACE FUNCTION hindsight._check_recall_args(
     config jsonb,
