@@ -288,7 +288,8 @@ END
 $$;
 COMMENT ON FUNCTION hindsight.observation_facts(text, uuid) IS
     'The facts an observation rests on (hindsight.observation_sources) as rows (unit_id uuid, text text), oldest '
-    'first (occurred_start, else mentioned_at), ties by id: what a language model reads to write the '
+    'first (hindsight.unit_date: occurred_start, else occurred_end, else mentioned_at), ties by id: what a '
+    'language model reads to write the '
     'observation (docs/observations.md). None for an unknown bank or observation.';
 
 CREATE OR REPLACE FUNCTION hindsight.write_observation(

@@ -43,8 +43,8 @@ LEFT JOIN (SELECT x.bank_id, count(*) AS chunks FROM hindsight.chunks x GROUP BY
        ON c.bank_id = b.bank_id;
 COMMENT ON VIEW hindsight.bank_stats IS
     'One row per bank the caller may read: memory units in all and per fact type, entities, links per kind '
-    '(temporal, semantic, causal), the first and last date of its units (occurred_start, else mentioned_at, else '
-    'occurred_end), documents and chunks.';
+    '(temporal, semantic, causal), the first and last date of its units (hindsight.unit_date: occurred_start, else '
+    'occurred_end, else mentioned_at), documents and chunks.';
 
 CREATE OR REPLACE VIEW hindsight.entity_graph WITH (security_invoker = true) AS
 SELECT a.bank_id,
@@ -72,8 +72,8 @@ SELECT m.bank_id,
 FROM hindsight.memory_units m
 GROUP BY 1, 2, 3;
 COMMENT ON VIEW hindsight.memory_timeline IS
-    'Memory units per bank, calendar month (of occurred_start, else mentioned_at, else occurred_end; NULL when '
-    'undated) and fact type.';
+    'Memory units per bank, calendar month (of hindsight.unit_date: occurred_start, else occurred_end, else '
+    'mentioned_at; NULL when undated) and fact type.';
 
 CREATE OR REPLACE VIEW hindsight.entity_stats WITH (security_invoker = true) AS
 SELECT e.bank_id,
