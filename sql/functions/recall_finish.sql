@@ -19,7 +19,7 @@ BEGIN
     -- calibrated = a relevance score in [0, 1] made of the arms' own scores, as a cross-encoder
     --   would give one: passthrough_weights (rrf 0.5, semantic 0.25, keyword 0.25, temporal 0.25 under
     --   a time window) times the fused score / best, the cosine min-max scaled over the candidates,
-    --   BM25 / best BM25 and the temporal arm's score, over the weights' sum (a convex
+    --   the keyword score / best and the temporal arm's score, over the weights' sum (a convex
     --   combination of normalised scores, Bruch, Gai & Ingber, "An Analysis of Fusion Functions for
     --   Hybrid Retrieval", TOIS 2023); its top ten spread widely enough that the boosts reorder only
     --   near-ties;
