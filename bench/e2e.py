@@ -33,6 +33,7 @@ from _common import analyze, header
 
 import hindsight_pg
 from hindsight_pg import EmbeddedServer
+from hindsight_pl import providers
 
 SQUAD = Path(__file__).resolve().parents[2] / "shared" / "data" / "squad" / "squad-1.0-train.jsonl"
 BANK = "bench-e2e"
@@ -127,7 +128,7 @@ def main() -> None:
         if server is not None:
             server.stop()
     print(f"load average before {load_before:.2f}, after {os.getloadavg()[0]:.2f}; "
-          f"driver embedding threads: {os.environ.get('HINDSIGHT_EMBED_THREADS', '1')}")  # fmt: skip
+          f"driver embedding threads: {providers.threads()}")  # fmt: skip
     print(f"{'sessions':>8} {'recall median':>14} {'recall p95':>11} {'retain median':>14} {'retain p95':>11} "
           f"{'rounds/s':>9}")  # fmt: skip
     for r in rows:

@@ -7,7 +7,8 @@ the driver's call split into its parts (the bank's config and known names read, 
 ``hindsight.retain``, the rest: preparing the item, the transaction's begin and commit) and the database's
 ``hindsight.retain`` into its functions (self time per call, from ``pg_stat_user_functions`` over a second run of
 the same messages with ``track_functions = 'all'``: entity resolution, links, updates, the statistics and postings
-triggers, the item checks). The embedder's threads are whatever this process and the server set (docs/providers.md).
+triggers, the item checks). The driver's embedder computes on HINDSIGHT_EMBED_THREADS threads, else 1
+(docs/providers.md#threads).
 
     .venv/bin/python bench/retain_one.py [--units 300] [--n 50] [--dsn DSN]
 """
@@ -29,6 +30,7 @@ from retain import conversation
 
 import hindsight_pg
 from hindsight_pg import _database
+from hindsight_pl import providers
 from hindsight_pl.extract import OfflineExtractor
 from hindsight_pl.pipeline import retain as retaining
 
@@ -102,7 +104,7 @@ def main() -> None:
 
     client = hindsight_pg.connect(args.dsn)
     conn = client.conn
-    print(header(conn), f"load {os.getloadavg()[0]:.2f}, OMP_NUM_THREADS={os.environ.get('OMP_NUM_THREADS')}")
+    print(header(conn), f"load {os.getloadavg()[0]:.2f}, driver embedding threads {providers.threads()}")
     kept = args.keep and any(b.bank_id == BANK for b in client.list_banks())
     if not kept:
         client.delete_bank(BANK)
