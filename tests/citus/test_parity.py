@@ -4,18 +4,13 @@ questions the same top-10 memory ids in the same order with the same scores (to 
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
+from _helpers import locomo_file
 
-from hindsight_pg import Client, InvalidInputError
-from hindsight_pg._inputs import load_locomo, locomo_path
+from hindsight_pg import Client
+from hindsight_pg._inputs import load_locomo
 
-BESIDE_PROJECT = Path(__file__).resolve().parents[3] / "shared" / "data" / "locomo" / "locomo_dev.json"
-try:
-    LOCOMO = locomo_path(default=BESIDE_PROJECT)
-except InvalidInputError:
-    LOCOMO = BESIDE_PROJECT  # absent: the tests skip
+LOCOMO = locomo_file()  # absent: the tests skip
 
 pytestmark = [
     pytest.mark.locomo,
