@@ -1,4 +1,5 @@
--- Text helpers shared by retain and recall: token counts, validation, keyword queries.
+-- Text helpers shared by retain and recall: token counts, validation, keyword queries (the public
+-- hindsight.count_tokens is count_tokens.sql).
 
 CREATE OR REPLACE FUNCTION hindsight._unit_token_counts(
     texts text[],
@@ -20,18 +21,6 @@ COMMENT ON FUNCTION hindsight._unit_token_counts(text[], text[]) IS
     'and returns their '
     'cl100k_base token counts in order, or (NULL, problem, hint) naming the first bad text by its label '
     '(default: its 1-based position). The caller raises.';
-
-CREATE OR REPLACE FUNCTION hindsight.count_tokens(content text)
-RETURNS int
-LANGUAGE plpython3u STABLE PARALLEL SAFE STRICT
-AS $$
-hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-return hpl.tokens.count_tokens(content)
-$$;
-COMMENT ON FUNCTION hindsight.count_tokens(text) IS
-    'Number of cl100k_base tokens in a text (the tokenizer recall packs budgets with; loads offline). A text '
-    'longer than count_chars (hindsight.limits()) is encoded in pieces cut before a space, checking for a cancel '
-    'between two, and the count is their sum.';
 
 CREATE OR REPLACE FUNCTION hindsight._search_text(content text, for_query bool DEFAULT false)
 RETURNS text
