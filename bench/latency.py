@@ -286,7 +286,8 @@ def main() -> None:
                 (bank, emb)))  # fmt: skip
             conn.execute("RESET hnsw.ef_search")
             rows.setdefault("keyword arm alone, native (ts_rank_cd, 300)", []).append(timed(conn,
-                "SELECT hindsight._keyword_arm(%s, hindsight._keyword_query(%s, 'english'), NULL, NULL, 'any', 300)",
+                "SELECT hindsight._native_keyword_arm(%s, hindsight._keyword_query(%s, 'english'),"
+                " NULL, NULL, 'any', 300)",
                 (bank, text)))  # fmt: skip
             rows.setdefault("keyword arm alone, bm25 (300)", []).append(timed(conn,
                 "SELECT hindsight._bm25_arm(%s, hindsight._query_terms(%s, 'english'), NULL, NULL, 'any', 300,"

@@ -98,7 +98,7 @@ COMMENT ON FUNCTION hindsight._semantic_arm(text, vector, text[], text[], text, 
     'when semantic_path (the bank''s hindsight._semantic_path) is hnsw, else, or when that scan returns fewer rows, '
     'exactly.';
 
-CREATE OR REPLACE FUNCTION hindsight._keyword_arm(
+CREATE OR REPLACE FUNCTION hindsight._native_keyword_arm(
     bank_id text,
     keyword_query tsquery,
     types text[],
@@ -123,16 +123,16 @@ BEGIN
               FROM (SELECT u.id, ts_rank_cd(u.search_vector, keyword_query)::float8 AS score,
                            length(u.text) AS len, u.text
                     FROM hindsight.memory_units u
-                    WHERE u.bank_id = _keyword_arm.bank_id
+                    WHERE u.bank_id = _native_keyword_arm.bank_id
                       AND u.search_vector @@ keyword_query
                       AND (types IS NULL OR u.fact_type = ANY (types))
-                      AND hindsight._tags_match(u.tags, _keyword_arm.tags, tags_match)
+                      AND hindsight._tags_match(u.tags, _native_keyword_arm.tags, tags_match)
                     ORDER BY 2 DESC, 3 DESC, 4, u.id
                     LIMIT recall_budget) n) s
     );
 END
 $$;
-COMMENT ON FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int) IS
+COMMENT ON FUNCTION hindsight._native_keyword_arm(text, tsquery, text[], text[], text, int) IS
     'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the longer '
     'text, LIMIT recall_budget.';
 

@@ -167,7 +167,7 @@ BEGIN
         IF cardinality(query_terms) > 0 THEN
             IF cfg->>'keyword_backend' = 'native' THEN
                 keyword_query := hindsight._keyword_query(query, (cfg->>'text_search_config')::regconfig);
-                keyword_hits := hindsight._keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
+                keyword_hits := hindsight._native_keyword_arm(bank_id, keyword_query, types, tags, tags_match, recall_budget);
             ELSIF cfg->>'keyword_backend' = 'pg_search' THEN
                 keyword_hits := hindsight._pg_search_arm(bank_id, query, types, tags, tags_match, recall_budget);
             ELSE

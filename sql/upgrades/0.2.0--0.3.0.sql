@@ -48,6 +48,8 @@ DROP FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text);
 DROP FUNCTION hindsight._memory_source(text, text);
 DROP FUNCTION hindsight._nearest_mental_models(text, vector, int);
 DROP FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]);
+-- The keyword arm's ts_rank_cd helper says which backend it is (sql/functions/_arms.sql).
+DROP FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int);
 
 -- Citus: the policies call the C function hindsight._bank_access (no subquery; Citus rejects
 -- them on distributed tables), created with the new policies by sql/functions/access.sql; the
