@@ -399,16 +399,15 @@ class Client:
         """The bank with its effective config. Raises :class:`BankNotFoundError`."""
         with _errors():
             self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # raises HS404 naming the bank
-        banks = self._banks("WHERE b.bank_id = %s", (bank_id,))
-        return banks[0]
+        return self._banks(bank_id)[0]
 
     def list_banks(self) -> list[Bank]:
         """Every bank, by id."""
-        return self._banks("", ())
+        return self._banks(None)
 
-    def _banks(self, where: str, params: tuple[Any, ...]) -> list[Bank]:
+    def _banks(self, bank_id: str | None) -> list[Bank]:
         with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
-            cur.execute(f"SELECT * FROM hindsight.list_banks() b {where}", params)
+            cur.execute("SELECT * FROM hindsight.list_banks(%s)", (bank_id,))
             return [Bank(**row) for row in cur.fetchall()]
 
     @_retried

@@ -451,20 +451,32 @@ $$;
 COMMENT ON FUNCTION hindsight.bank_config(text) IS
     'The effective config of a bank (defaults overridden by its own keys). Raises HS404 for an unknown bank.';
 
-CREATE OR REPLACE FUNCTION hindsight.list_banks()
+CREATE OR REPLACE FUNCTION hindsight.list_banks(only_bank_id text DEFAULT NULL)
 RETURNS TABLE (bank_id text, name text, config jsonb, created_at timestamptz, unit_count bigint)
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters
 AS $$
-    -- no SET clause, so the planner inlines it and a caller's WHERE bank_id = ... reads one bank
-    SELECT b.bank_id, b.name, hindsight._merge_config(b.config), b.created_at, coalesce(c.unit_count, 0)
-    FROM hindsight.banks b
-    LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id
-    ORDER BY b.bank_id
+BEGIN
+    IF only_bank_id IS NULL THEN
+        RETURN QUERY
+            SELECT b.bank_id, b.name, hindsight._merge_config(b.config), b.created_at, coalesce(c.unit_count, 0)
+            FROM hindsight.banks b
+            LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id
+            ORDER BY b.bank_id;
+    ELSE
+        -- the one bank's rows alone: on Citus, only the worker holding it
+        RETURN QUERY
+            SELECT b.bank_id, b.name, hindsight._merge_config(b.config), b.created_at, coalesce(c.unit_count, 0)
+            FROM hindsight.banks b
+            LEFT JOIN hindsight._bank_counts c ON c.bank_id = b.bank_id AND c.bank_id = only_bank_id
+            WHERE b.bank_id = only_bank_id;
+    END IF;
+END
 $$;
-COMMENT ON FUNCTION hindsight.list_banks() IS
-    'The banks the caller may read (row-level security), by id: (bank_id, name, config: the effective config as '
-    'hindsight.bank_config gives it, created_at, unit_count: its memory units, observations included, from the '
-    'counts the triggers keep, so no unit is read). Raises nothing; no rows when the caller may read no bank.';
+COMMENT ON FUNCTION hindsight.list_banks(text) IS
+    'The banks the caller may read (row-level security), by id, or only the bank only_bank_id (no row when it is '
+    'not one the caller may read): (bank_id, name, config: the effective config as hindsight.bank_config gives it, '
+    'created_at, unit_count: its memory units, observations included, from the counts the triggers keep, so no '
+    'unit is read). Raises nothing; no rows when the caller may read no bank.';
 
 -- Every bank config is validated, however it is written (create_bank, UPDATE, a restore). A row
 -- trigger that reads no table: on Citus it runs on the worker holding the bank's row.

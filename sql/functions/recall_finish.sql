@@ -145,6 +145,10 @@ AS $$
 DECLARE
     cfg jsonb := state.config;
     bank text := state.bank_id;
+    first_row hindsight.recall_result;
+    shown int[];
+    shown_ids uuid[];
+    unit_rows hindsight.memory_units[];
     candidates hindsight.recall_candidate[] := state.candidates;
     ranked hindsight._boosted_candidate[];
     reader float8[];
@@ -283,18 +287,32 @@ BEGIN
     END IF;
 
     -- the best max_results of the packed results (NULL: all), the trace on the first; only these rows are made
+    -- The units' own columns are read by one statement with the bank and the ids as constants: on Citus, a
+    -- plpgsql variable in a statement on a distributed table reached the worker as a parameter of no type
+    -- ("could not determine data type of parameter"). The rows are then put together from arrays in hand.
+    shown := kept[1:coalesce(max_results, cardinality(kept))];
+    shown_ids := ARRAY(SELECT (scored[k.position]).unit_id FROM unnest(shown) AS k(position));
+    EXECUTE format('SELECT ARRAY(SELECT u FROM hindsight.memory_units u WHERE u.bank_id = %L AND u.id = ANY (%L::uuid[]))',
+                   bank, shown_ids)
+        INTO unit_rows;
     state.results := ARRAY(
         SELECT ROW(k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end,
                    u.mentioned_at, u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
                    s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
                    c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
                    c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
-                   CASE WHEN k.rank = 1 THEN state.trace END)::hindsight.recall_result  -- recall_result's order
-        FROM unnest(kept[1:coalesce(max_results, cardinality(kept))]) WITH ORDINALITY AS k(position, rank)
+                   NULL::jsonb)::hindsight.recall_result  -- recall_result's order; the trace, below
+        FROM unnest(shown) WITH ORDINALITY AS k(position, rank)
         JOIN unnest(scored) WITH ORDINALITY AS s ON s.ordinality = k.position
         JOIN unnest(candidates) c ON c.unit_id = s.unit_id
-        JOIN hindsight.memory_units u ON u.bank_id = bank AND u.id = s.unit_id
+        JOIN unnest(unit_rows) u ON u.id = s.unit_id
         ORDER BY k.rank);
+    -- the trace on the rank-1 row, set here rather than in the query above (a NULL variable again)
+    IF state.trace IS NOT NULL AND cardinality(state.results) > 0 THEN
+        first_row := state.results[1];
+        first_row.trace := state.trace;
+        state.results[1] := first_row;
+    END IF;
     RETURN state;
 END
 $$;
