@@ -39,6 +39,7 @@ def test_a_backend_embeds_and_recalls_on_one_thread(db: psycopg.Connection[Any])
     assert embedded == 3 and len(scores) == 2
     # the embedding model ran on the backend's own thread and started none
     assert after_embed == (1, 1, "1,1,1,1,false")
-    # onnxruntime starts one idle thread of its own when imported (no setting controls it); its model runs on
-    # the backend's thread, and the tokenizer has no pool (it would add one thread a core)
-    assert after_rerank == (2, 1, "1,1,1,1,false")
+    # the reader's model runs on the backend's thread and the tokenizer has no pool (it would add one thread a
+    # core); onnxruntime may start one idle thread of its own when imported (no setting controls it: one here in a
+    # working checkout, none on a clean clone's run)
+    assert after_rerank[0] in (1, 2) and after_rerank[1:] == (1, "1,1,1,1,false")
