@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -32,3 +34,20 @@ def analyze(conn: psycopg.Connection) -> None:
         " hindsight.documents, hindsight.chunks, hindsight._bm25_terms, hindsight._bm25_postings,"
         " hindsight._bank_counts"
     )
+
+
+def set_config(client: Any, banks: list[str], changes: dict[str, Any]) -> None:
+    """Merge ``changes`` into the banks' config (undone by :func:`reset_config`); ``client``: a hindsight_pg Client."""
+    if changes:
+        client.conn.execute(
+            "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = ANY(%s)",
+            (json.dumps(changes), banks),
+        )
+
+
+def reset_config(client: Any, banks: list[str], keys: list[str]) -> None:
+    """Drop ``keys`` from the banks' config: their defaults apply again."""
+    if keys:
+        client.conn.execute(
+            "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = ANY(%s)", (keys, banks)
+        )

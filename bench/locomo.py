@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from _common import LOCOMO_BESIDE_PROJECT, analyze, header
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header, reset_config, set_config
 
 import hindsight_pg
 from hindsight_pg._inputs import LocomoConversation, load_locomo, locomo_path, normalise_evidence
@@ -249,23 +249,6 @@ def run_mode(
             f"{name:<38}" + "".join(f"{result['by_category'][label]['R@10']:>13.3f}" for label in CATEGORIES.values())
         )
     return {"questions": len(questions), "memory_units": units, "dropped_ids": dropped_ids, "results": results}
-
-
-def set_config(client: hindsight_pg.Client, banks: list[str], changes: dict[str, Any]) -> None:
-    """Merge ``changes`` into the banks' config (undone by :func:`reset_config`)."""
-    if changes:
-        client.conn.execute(
-            "UPDATE hindsight.banks SET config = config || %s::jsonb WHERE bank_id = ANY(%s)",
-            (json.dumps(changes), banks),
-        )
-
-
-def reset_config(client: hindsight_pg.Client, banks: list[str], keys: list[str]) -> None:
-    """Drop ``keys`` from the banks' config: their defaults apply again."""
-    if keys:
-        client.conn.execute(
-            "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = ANY(%s)", (keys, banks)
-        )
 
 
 def _mean(rows: list[dict[str, float]]) -> dict[str, float]:

@@ -267,7 +267,11 @@ def reader_folder() -> Path:
 class _OnnxCrossEncoder:
     """A cross-encoder exported to ONNX (``model-int8.onnx``, else ``model.onnx``, beside its ``tokenizer.json``,
     as bench/train_reranker.py --export writes them), run by onnxruntime without PyTorch: ``predict(pairs)`` ->
-    one raw logit a pair, computed on ``threads`` threads."""
+    one raw logit a pair, computed on ``threads`` threads.
+
+    A pair is at most ``max_length`` tokens (the model's ``model_max_length`` where its tokenizer_config.json says
+    one): the query keeps at most half of what the special tokens leave (:meth:`_cut_query`, cut at a token's end),
+    the text the rest; so a query of any length is read, its start first."""
 
     def __init__(self, folder: Path, max_length: int, threads: int):
         import onnxruntime
@@ -288,9 +292,17 @@ class _OnnxCrossEncoder:
         self.tokenizer.enable_truncation(max_length=max_length, strategy="only_second")
         self.tokenizer.enable_padding()
 
+    def _cut_query(self, query: str) -> str:
+        """``query`` cut after its ``(max_length - 3) // 2``-th token (a pair's three special tokens: [CLS] and two
+        [SEP]), at that token's last character; unchanged when shorter."""
+        share = max(1, (self.max_length - 3) // 2)
+        offsets = self.tokenizer.encode(query, add_special_tokens=False).offsets
+        return query if len(offsets) <= share else query[: offsets[share - 1][1]]
+
     def predict(self, pairs: Sequence[tuple[str, str]]) -> Any:
         np = _numpy()
-        encoded = self.tokenizer.encode_batch(list(pairs))
+        queries = {q: self._cut_query(q) for q in {q for q, _ in pairs}}
+        encoded = self.tokenizer.encode_batch([(queries[q], d) for q, d in pairs])
         feeds = {
             "input_ids": np.array([e.ids for e in encoded], dtype=np.int64),
             "attention_mask": np.array([e.attention_mask for e in encoded], dtype=np.int64),
