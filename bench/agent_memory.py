@@ -113,6 +113,11 @@ def load(split: str = "all", folder: Path = SUITE) -> list[Conversation]:
     return found
 
 
+def retainable(messages: list[Message]) -> list[Message]:
+    """The messages retain takes: those with a letter or a digit (retain refuses "😍😍" or "?!" as blank)."""
+    return [m for m in messages if any(ch.isalnum() for ch in m.text)]
+
+
 def ensure_bank(client: hindsight_pg.Client, conv: Conversation, *, batch: bool = False) -> str:
     """The conversation's bank, retained now (message by message, or in one call with ``batch``) unless it already
     holds one document per message of this very file."""
@@ -121,12 +126,13 @@ def ensure_bank(client: hindsight_pg.Client, conv: Conversation, *, batch: bool 
         "SELECT b.name, (SELECT count(*) FROM hindsight.documents d WHERE d.bank_id = b.bank_id)"
         " FROM hindsight.banks b WHERE b.bank_id = %s", (conv.bank,),
     ).fetchone()  # fmt: skip
-    if row and row[0] == name and row[1] == len(conv.messages):
+    if row and row[0] == name and row[1] == len(retainable(conv.messages)):
         return conv.bank
     client.delete_bank(conv.bank)
     client.create_bank(conv.bank, name=name)
     started = time.perf_counter()
-    items = [{"content": m.text, "timestamp": m.date, "speaker": m.speaker, "document_id": m.id} for m in conv.messages]
+    items = [{"content": m.text, "timestamp": m.date, "speaker": m.speaker, "document_id": m.id}
+             for m in retainable(conv.messages)]
     if batch:
         client.retain_batch(conv.bank, items)
     else:
@@ -198,10 +204,10 @@ def run(
                 for question in conv.questions:
                     ranked = recall_ranked(client, conv, question, method.get("arms"))
                     rows.append((conv, question, score(ranked, question)))
-                    if show_misses and name == "full" and ranked[:1] != [] and ranked[0] not in question.answers:
+                    if show_misses and name == "full" and ranked and ranked[0] not in question.answers:
+                        at = [ranked.index(a) + 1 if a in ranked else None for a in question.answers]
                         print(f"  miss {conv.id} {question.id} [{question.kind}] {question.text!r}: first {ranked[0]},"
-                              f" answers {question.answers} at {[ranked.index(a) + 1 if a in ranked else None
-                                                                 for a in question.answers]}")  # fmt: skip
+                              f" answers {question.answers} at {at}")
         finally:
             reset_config(client, banks, list(config))
         elapsed = time.perf_counter() - started

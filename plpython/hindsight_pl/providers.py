@@ -285,6 +285,7 @@ class _OnnxCrossEncoder:
         self.session = onnxruntime.InferenceSession(str(folder / name), options, providers=["CPUExecutionProvider"])
         self.inputs = {i.name for i in self.session.get_inputs()}
         self.tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))
+        self.query_tokenizer = Tokenizer.from_file(str(folder / "tokenizer.json"))  # no truncation: it measures
         settings = folder / "tokenizer_config.json"  # a model_max_length there (what it was trained on) wins
         if settings.exists():
             max_length = min(max_length, int(json.loads(settings.read_text()).get("model_max_length", max_length)))
@@ -296,7 +297,7 @@ class _OnnxCrossEncoder:
         """``query`` cut after its ``(max_length - 3) // 2``-th token (a pair's three special tokens: [CLS] and two
         [SEP]), at that token's last character; unchanged when shorter."""
         share = max(1, (self.max_length - 3) // 2)
-        offsets = self.tokenizer.encode(query, add_special_tokens=False).offsets
+        offsets = self.query_tokenizer.encode(query, add_special_tokens=False).offsets
         return query if len(offsets) <= share else query[: offsets[share - 1][1]]
 
     def predict(self, pairs: Sequence[tuple[str, str]]) -> Any:

@@ -53,10 +53,11 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
             entities = await mcp.call_tool("list_entities", {"bank_id": "agent"})
             missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
             too_long = await mcp.call_tool("recall", {"bank_id": "agent", "query": "x" * 2001})
+            longest = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon? " * 111})
             reflected = await mcp.call_tool("reflect", {"bank_id": "agent", "query": "Who leads Falcon?"})
             wrong = [await mcp.call_tool(tool, arguments) for tool, arguments in WRONG_TYPES]
             return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing,
-                    "reflected": reflected, "too_long": too_long, "wrong": wrong}  # fmt: skip
+                    "reflected": reflected, "too_long": too_long, "longest": longest, "wrong": wrong}  # fmt: skip
 
     out = anyio.run(session)
     assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities"}
@@ -73,6 +74,8 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     assert "call the create_bank tool" in out["missing"].content[0].text
     assert out["too_long"].is_error  # the limit every interface shares, named
     assert "query has 2,001 characters, more than the 2,000 allowed (query_chars)" in out["too_long"].content[0].text
+    # a question of 1,998 characters is read (the reader cuts it to its share of a pair)
+    assert not out["longest"].is_error and out["longest"].structured_content["result"][0]["text"].startswith("Priya")
     # arguments of the wrong type: one line naming the argument and what it takes, not pydantic's report
     assert [(w.is_error, w.content[0].text) for w in out["wrong"]] == [(True, text) for text in WRONG_TYPE_ERRORS]
     reflected = out["reflected"].structured_content

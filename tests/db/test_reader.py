@@ -9,7 +9,10 @@ import numpy as np
 import psycopg
 import pytest
 
-from hindsight_pg import Client, LocalReranker
+from typer.testing import CliRunner
+
+from hindsight_pg import Client, LocalReranker, cli
+
 from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
 from hindsight_pl import providers
 from hindsight_pl.errors import ProviderError
@@ -68,6 +71,50 @@ def test_the_packaged_reader_reads_128_tokens_a_pair(reader):
     assert type(model).__name__ == "_OnnxCrossEncoder" and model.max_length == 128
     long = "Caroline is researching adoption agencies. " + "Unrelated filler about the weather. " * 200
     assert reader.rerank("What did Caroline research?", [long]).shape == (1,)
+
+
+# Questions up to the 2,000-character limit (query_chars), as agents pass them: prose, one script or another, one
+# long word, a single token repeated
+LONG = (
+    "Before the sprint review I want to check something: what does Tom do to unwind on weekends, and is that still"
+    " the climbing gym or did he switch to something else after the office moved? Also remind me who asked. "
+)
+QUESTIONS = {
+    **{f"prose {n}": (LONG * 12)[:n] for n in (1, 64, 127, 300, 728, 1000, 1500, 2000)},
+    "chinese 2000": ("汤姆周末做什么放松？他还去攀岩馆吗？" * 120)[:2000],
+    "russian 2000": ("Что Том делает по выходным, чтобы отдохнуть? " * 50)[:2000],
+    "one long word 2000": ("Donaudampfschifffahrtsgesellschaftskapitän" * 50)[:2000],
+    "one token 2000": "x" * 2000,
+}
+
+
+def test_the_reader_reads_a_question_of_any_length_its_start_first(reader):
+    model = reader._load()
+    for name, question in QUESTIONS.items():
+        cut = model._cut_query(question)
+        assert question.startswith(cut) and len(model.query_tokenizer.encode(cut, add_special_tokens=False)) <= 62
+        assert reader.rerank(question, [TOM, "Maya: I had a long week.", "x " * 3000]).shape == (3,), name
+    # a long question keeps its start, whole words of it: the reader scores its cut as it scores the question
+    long = (UNWIND + " " + LONG * 12)[:2000]
+    cut = model._cut_query(long)
+    assert cut.startswith(UNWIND + " Before the sprint review") and cut[-1].isalnum() and len(cut) < 400
+    assert reader.rerank(long, [TOM]) == pytest.approx(reader.rerank(cut, [TOM]))
+
+
+def test_recall_reads_every_question_up_to_the_limit_in_sql_the_driver_and_the_cli(db, client, weekend, monkeypatch):
+    for name, question in QUESTIONS.items():
+        (doc,) = db.execute(
+            "SELECT hindsight.recall_json('w', %s, query_timestamp => '2025-12-19', trace => true)", (question,)
+        ).fetchone()
+        assert doc["results"], name  # the semantic arm answers even "x" * 2000
+        # the default reader read them; a script it was not trained on falls back to the passthrough
+        latin = name not in ("chinese 2000", "russian 2000")
+        assert doc["trace"]["rerank"]["method"] == ("cross-encoder" if latin else "passthrough:calibrated"), name
+    longest = QUESTIONS["prose 2000"]
+    assert client.recall("w", longest, query_timestamp="2025-12-19").results
+    monkeypatch.setenv("HINDSIGHT_PG_DSN", db.info.dsn)
+    result = CliRunner().invoke(cli.app, ["recall", "w", longest, "--max-tokens", "200"])
+    assert result.exit_code == 0 and "Tom" in result.output, result.output
 
 
 def test_the_packaged_reader_scores_the_same_in_the_database_and_the_driver(db, client, reader):

@@ -348,7 +348,11 @@ AROUND_BEFORE = [(r"(?:a)?round|circa|rund um|vers(?: le| la)?|autour d[eu]|aux 
 OPEN_BEFORE: list[tuple[str, str]] = [
     (r"(?:ever )?since|starting(?: in| from| on)?|beginning(?: in| from)?", "since"),
     (r"after", "after"), (r"before|prior to|earlier than|ahead of", "before"),
-    (r"until|till|til|up to|up until|through", "until"),
+    # "up to" but not the verb "get up to" / "be up to" (to do: "what did I get up to last weekend", "what were you
+    # up to")
+    (r"until|till|til|(?<!\bget )(?<!\bgot )(?<!\bgets )(?<!\bbeen )(?<!\bbe )(?<!\bare )(?<!\bwas )(?<!\bwere )"
+     r"(?<!\bis )(?<!'s )(?<!'re )(?<!getting )(?<!\bi )(?<!\byou )(?<!\bwe )(?<!\bthey )(?<!\bhe )(?<!\bshe )"
+     r"up to|up until|through", "until"),
     (r"seit(?: dem| der)?|ab(?: dem| der)?", "since"), (r"nach(?: dem| der)?", "after"),
     (r"vor(?: dem| der)?|bevor", "before"), (r"bis(?: zum| zur| ende)?|bis einschließlich", "until"),
     (r"depuis(?: le| la| l')?|à partir de|à partir du|dès", "since"), (r"après(?: le| la| l')?", "after"),

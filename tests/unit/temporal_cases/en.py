@@ -106,6 +106,10 @@ CASES = [
     Case("open ends", "How many hours did I bill until last week?", "2015-10-20", "2025-10-26"),
     Case("open ends", "all my notes till yesterday", "2015-10-31", "2025-10-31"),
     Case("open ends", "Which clients did we have up to 2022?", "2012-01-01", "2022-12-31"),
+    # "get up to" / "be up to" is the verb (to do), not "until": the week's window alone
+    Case("open ends", "what did i get up to last weekend", "2025-10-25", "2025-10-26"),
+    Case("open ends", "What were you up to last week?", "2025-10-20", "2025-10-26"),
+    Case("open ends", "what has Tom been up to in October", "2025-10-01", "2025-10-31"),
     Case("open ends", "What did Kim report through June?", "2015-06-01", "2025-06-30"),
     Case("open ends", "What's on my list until next Friday?", "2025-11-01", "2025-11-07"),
     Case("open ends", "How many books have I read so far this year?", "2025-01-01", "now"),
