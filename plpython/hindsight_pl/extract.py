@@ -253,13 +253,15 @@ def _segmenter() -> Any:
     return segmenter
 
 
-def group_sentences(sentences: Sequence[str], whole: bool = False) -> list[str]:
+def group_sentences(sentences: Sequence[str]) -> list[str]:
     """Sentences grouped into facts of one to three.
 
     A fragment without a verb joins the next sentence (the last one joins the one
-    before); a sentence that opens with a linking word ("It", "But", "They") stays
-    with the one before. With ``whole`` (a conversational turn), three sentences or
-    fewer are one fact. A passage of fragments only gives no fact.
+    before); a passage of three clauses or fewer is one fact (a chat message, a turn:
+    "got the offer!! start date jan 12" keeps its subject beside its date); in a
+    longer one, a sentence that opens with a linking word ("It", "But", "They") stays
+    with the one before. A passage of fragments only is one fact as written ("vienna!!
+    6-7 aug"): nothing said is dropped.
     """
     clauses: list[str] = []
     pending = ""
@@ -272,9 +274,9 @@ def group_sentences(sentences: Sequence[str], whole: bool = False) -> list[str]:
             pending = joined
     if pending:
         if not clauses:
-            return []
+            return [pending]
         clauses[-1] = f"{clauses[-1]} {pending}"
-    if whole and len(clauses) <= 3:
+    if len(clauses) <= 3:
         return [" ".join(clauses)] if clauses else []
     groups: list[list[str]] = []
     for clause in clauses:
@@ -650,9 +652,10 @@ class OfflineExtractor:
         for index, chunk in enumerate(chunks):
             limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
             for who, passage, is_turn in _blocks(chunk):
-                who = who if is_turn else speaker
+                if not is_turn and speaker:  # the item's speaker said it: a turn of theirs, as "Name: text" is
+                    who, is_turn = speaker, True
                 names = [*entities, *([who] if who else [])]
-                for group in group_sentences(split_sentences(passage), whole=is_turn):
+                for group in group_sentences(split_sentences(passage)):
                     if is_fact(group):
                         facts.append(self._fact(group, index, who, is_turn, names, timestamp, seen))
                         seen.update(e.lower() for e in facts[-1].entities)

@@ -49,10 +49,25 @@ def test_fragments_join_a_clause_and_linked_sentences_stay_together():
     assert group_sentences(sentences) == [
         "Hey Mel! I went to the support group. It was powerful.", "Dogs run.", "Cats sleep.", "Birds sing.",
         "Fish swim."]  # fmt: skip
-    # a turn of up to three clauses is one fact; a turn of fragments is none
-    assert group_sentences(["Hi!", "I left.", "We won.", "They lost."], whole=True) == [
-        "Hi! I left. We won. They lost."]  # fmt: skip
-    assert group_sentences(["Thanks!", "Wow."], whole=True) == []
+    # a passage of up to three clauses is one fact; a passage of fragments is one fact as written
+    assert group_sentences(["Hi!", "I left.", "We won.", "They lost."]) == ["Hi! I left. We won. They lost."]
+    assert group_sentences(["Paid the deposit.", "The sofa comes December 2."]) == [
+        "Paid the deposit. The sofa comes December 2."]  # fmt: skip
+    assert group_sentences(["vienna!!", "6-7 aug"]) == ["vienna!! 6-7 aug"]
+    assert group_sentences([]) == []
+
+
+def test_a_message_without_a_verb_is_kept_and_an_items_speaker_makes_a_turn():
+    said = datetime(2026, 6, 1, 12, tzinfo=UTC)
+    (fact,) = OfflineExtractor().extract(["april cloud: $4,920. under budget 👍"], timestamp=said)
+    assert fact.text == "april cloud: $4,920. under budget 👍"
+    given = OfflineExtractor().extract(["climbing moved to tuesdays. mornings aren't working."], timestamp=said,
+                                       speaker="Maya")  # fmt: skip
+    written = OfflineExtractor().extract(["Maya: climbing moved to tuesdays. mornings aren't working."],
+                                         timestamp=said)  # fmt: skip
+    assert [f.text for f in given] == [f.text for f in written] == [
+        "Maya: climbing moved to tuesdays. mornings aren't working."]  # fmt: skip
+    assert given[0].entities == written[0].entities == ["Maya"]
 
 
 def test_sentences_split_with_abbreviations_and_in_chinese():
@@ -130,6 +145,7 @@ def test_offline_extractor_turns_dates_entities_and_types():
     assert [(f.text, f.fact_type, f.entities) for f in facts] == [
         ("Caroline: I moved to Berlin last March.", "world", ["Trip", "Caroline", "Berlin"]),
         ("assistant: I noted it.", "experience", ["Trip", "assistant"]),
+        ("Caroline: Thanks!", "world", ["Trip", "Caroline"]),  # a turn of fragments is kept as written
     ]
     assert (facts[0].occurred_start, facts[0].occurred_end) == (
         datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 31, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
@@ -177,12 +193,6 @@ def test_time_zone_of_the_bank_sets_the_day():
     assert fact.occurred_start == datetime(2024, 6, 10, tzinfo=UTC).replace(hour=0) - (
         datetime(2024, 6, 10, 9, tzinfo=UTC) - datetime(2024, 6, 10, tzinfo=UTC)
     )  # 00:00 in Tokyo = 15:00 UTC before
-
-
-def test_prose_facts_keep_the_narrator_without_a_prefix():
-    facts = OfflineExtractor().extract(["We hiked up Mount Tam. It rained all day."], timestamp=SAID, speaker="Ana")
-    assert [(f.text, f.entities) for f in facts] == [
-        ("We hiked up Mount Tam. It rained all day.", ["Ana", "Mount Tam"])]  # fmt: skip
 
 
 def test_normalise_and_dedupe_by_text_then_embedding():

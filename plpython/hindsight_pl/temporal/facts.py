@@ -50,7 +50,7 @@ from datetime import date, datetime, timedelta
 
 from . import chinese, european, parse_temporal, words
 from .dates import Span, add_months, day, day_of_month_recent, make_date, relative_period
-from .grammar import RANK_MONTH_DAY, RANK_RELATIVE, Found
+from .grammar import RANK_COMBINED, RANK_MONTH_DAY, RANK_RELATIVE, Found
 
 __all__ = ["has_tense", "language", "orientation", "read_statement", "statement_window"]
 
@@ -74,10 +74,15 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
     weekend" placed, a weekday beside a date dropped (rules 3-6 of the module docstring)."""
     lang = language(text)
     atoms = _dates_after_weekdays(text, [*atoms, *_statement_atoms(text, atoms, today, lang)], today)
+    atoms, moved = _moves(text, atoms, lang)
     out: list[Found] = []
     for f in atoms:
         if f.weak and lang != "fr" and text[f.start : f.end] in ("an", "ans"):
             continue  # French "an" (year) in another language is a word: "sie fängt am 4. Januar an"
+        if id(f) in moved:  # a moved date's "to" (到, "bis") opens no period: the new date is the fact's date
+            span = _roll(f, today, moved[id(f)]) if _bare(text, f, lang) else f.span
+            out.append(replace(f, span=span, rank=RANK_COMBINED))
+            continue
         way = orientation(text, f.start, f.end, lang)
         if way == HABITUAL:
             continue
@@ -93,6 +98,74 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
         else:
             out.append(f)
     return out
+
+
+# -- moved dates (rule 7) --------------------------------------------------------------------------------
+
+# verbs that move a date ("moved", "verschoben", "reportée", "pospuesto", "spostata", 推迟), the word before the new
+# date ("to", "auf", "au", "al", 到), the word before a replaced one ("instead of", "statt", "au lieu du"), and a
+# pluperfect that puts the moved event in the past ("had been moved", "avait été reporté", "era stato rinviato")
+_MOVE_VERBS = {
+    "en": r"\b(?:mov(?:ed|ing|es)|move|push(?:ed|ing)|postpon\w*|reschedul\w*|shift(?:ed|ing)|bump(?:ed|ing)|"
+    r"delay(?:ed|ing)|brought\b[^,.;:]{0,30}\bforward|pull(?:ed|ing)\b[^,.;:]{0,30}\bforward|put back|chang(?:ed|ing))\b",
+    "de": r"\b(?:verschoben|verschiebt|verschieben|verlegt|verlegen|vorgezogen|umgelegt|umgebucht|geändert)\b",
+    "fr": r"\b(?:report|avanc|repouss|d[ée]plac|d[ée]cal|chang)(?:é|ée|és|ées|e|er)\b",
+    "es": r"\b(?:cambi\w*|pospu\w*|aplaz\w*|adelant\w*|movid[oa]s?|movi[óo]|mueve|pas[óo]|trasladad\w*|retrasad\w*)\b",
+    "it": r"\b(?:spostat\w*|spost[oa]|anticipat\w*|rinviat\w*|posticipat\w*|slittat\w*|cambiat\w*|rimandat\w*)\b",
+    "zh": r"推迟|改到|改成|改为|提前到|挪到|延期到|延后到|推到|换到",
+}  # fmt: skip
+_MOVE_VERBS_RE = {lang: re.compile(p) for lang, p in _MOVE_VERBS.items()}
+_TO_BEFORE = {
+    "en": r"\b(?:to|till|until|for|onto)\s+(?:the\s+)?$",
+    "de": r"\b(?:auf|zum|zur)\s+(?:den\s+|dem\s+)?$",
+    "fr": r"(?:\b(?:au|à|a|pour)\s+(?:le\s+)?)$",
+    "es": r"\b(?:al|a|para)\s+(?:el\s+)?$",
+    "it": r"(?:\b(?:al|a|per)\s+(?:il\s+)?|\ball')$",
+    "zh": r"(?:到|至|为|成)$",
+}
+_TO_BEFORE_RE = {lang: re.compile(p) for lang, p in _TO_BEFORE.items()}
+_INSTEAD_OF = re.compile(
+    r"(?:\binstead of|\brather than|\b(?:an)?statt(?: am| dem| des)?|\banstelle(?: des| vom)?|\bau lieu d(?:u|e la|e l'|e)"
+    r"|\ben (?:vez|lugar) de(?:l)?|\binvece d(?:el|i|ella)|\banzich[ée]|而不是)\s*(?:the\s+|le\s+|el\s+|il\s+)?$"
+)
+# after the new date, words that say the moved event took place: "..., was gorgeous", "and it went fine", "war
+# trotzdem super", "c'était génial", "y salió genial", "è andata benissimo"
+_HAPPENED = re.compile(
+    r"\b(?:was|were|went|turned out)\b|\b(?:war|waren|lief|liefen)\b|\b(?:c'était|était|s'est (?:bien )?passée?)"
+    r"|\b(?:salió|fue|estuvo)\b|\b(?:è stat[oa]|è andat[oa]|era|andata|andato)\b|(?:很顺利|挺好的|结束了)"
+)
+_PLUPERFECT = re.compile(
+    r"\bhad (?:been |got |gotten )?\w+|\bavai(?:t|ent) été\b|\b(?:era|erano) stat[oaie]\b|\bhabía(?:n)? sido\b"
+    r"|\b(?:war|waren|hatte|hatten)\b[^,.;:]*\b(?:verschoben|verlegt|vorgezogen)\b"
+)
+
+
+def _moves(text: str, atoms: list[Found], lang: str) -> tuple[list[Found], dict[int, str]]:
+    """Rule 7: a date replaced in its own sentence gives way. "Instead of the 12th it's the 19th": the 12th goes.
+    "The review moved from January 30 to February 4", "vom 12. auf den 19. März verschoben", "del 5 al 12 de
+    octubre" after a verb that moves a date: the new date alone stays, read ahead (a move sets what is to come)
+    unless the sentence says the moved event has happened (a pluperfect, or after the new date a past "was",
+    "went", "war", "c'était", "salió": "..., was gorgeous tho"). Returns the atoms kept and, by ``id``, the orientation of each new date."""
+    kept = [f for f in atoms if not _INSTEAD_OF.search(text, max(0, f.start - 24), f.start)]
+    verbs = _MOVE_VERBS_RE.get("zh" if lang == "ja" else lang)
+    to_before = _TO_BEFORE_RE.get("zh" if lang == "ja" else lang)
+    if verbs is None or to_before is None:
+        return kept, {}
+    moved: dict[int, str] = {}
+    for sentence in _pieces(text, _SENTENCE_END, 0, len(text)):
+        verb = verbs.search(text, *sentence)
+        inside = [f for f in kept if sentence[0] <= f.start < sentence[1] and not f.weak]
+        if verb is None or not inside:
+            continue
+        targets = [f for f in inside if to_before.search(text, max(sentence[0], f.start - 12), f.start)]
+        if not targets:  # "we moved here in March": a move of house, not of a date
+            continue
+        new = max(targets, key=lambda f: (f.start, f.end - f.start))
+        happened = _PLUPERFECT.search(text, *sentence) or _HAPPENED.search(text, new.end, sentence[1])
+        moved[id(new)] = PAST if happened else FUTURE
+        kept = [f for f in kept if not (sentence[0] <= f.start < sentence[1]) or new.start <= f.start < new.end
+                or f is new]  # fmt: skip
+    return kept, moved
 
 
 def has_tense(sentence: str) -> bool:
@@ -223,7 +296,7 @@ _EN_NOT_PAST_ED = set(
 # verbs that set a date for something else: "booked for June", "moved to Friday", "scheduled for Thursday"
 _PLANNING = (
     r"(?:schedul|reschedul|plann|book|mov|push|postpon|delay|set|confirm|announc|arrang|fix|slat|pencil|propos|"
-    r"invit|agre|decid|bump|shift)\w*"
+    r"invit|agre|decid|bump|shift|reserv|regist|enrol|ticket|sign\w* up)\w*"
 )
 _EN_PRESENT = (
     "is are am isn't aren't do does don't doesn't has have can can't must needs wants hopes starts begins opens "
@@ -232,6 +305,8 @@ _EN_PRESENT = (
 ).split()
 _EN_DETERMINERS = set("the a an my our your his her their its this that these those".split())
 _EN_IS = {f"{w}'s" for w in ("it", "he", "she", "that", "there", "what", "who", "here")}
+# "the show's on November 21", "the launch's set for May": a noun's "'s" there is "is"
+_EN_IS_BEFORE = {"on", "at", "in", "due", "set", "booked", "scheduled", "planned", "now", "still"}
 _EN_PRONOUN_VERB = re.compile(r"\b(?:i|we|you|they|he|she)\s+(?:also\s+|just\s+|still\s+|finally\s+)?([a-z]+)\b")
 
 
@@ -266,7 +341,8 @@ def _english_tags(clause: str, offset: int) -> list[tuple[int, str]]:
             tense = PAST
         elif (
             (word in _EN_PRESENT and previous not in _EN_DETERMINERS) or word.endswith(("'re", "'m")) or word in _EN_IS
-        ):
+            or (word.endswith("'s") and following in _EN_IS_BEFORE)
+        ):  # fmt: skip
             tense = _PRESENT  # "she starts", not "the starts"
         if tense:
             tags.append((offset + at, tense))
@@ -455,7 +531,30 @@ _HABITUAL = {
     "ja": r"毎|いつも|よく|普段|たいてい|大抵",
 }
 _HABITUAL_RE = {lang: re.compile(p) for lang, p in _HABITUAL.items()}
-_PLANNING_BEFORE = re.compile(rf"\b{_PLANNING}\b[^,.;:]*\b(?:for|to|until|till)\b[^,.;:]{{0,16}}$")
+# a planning or booking verb in the past, then the word that introduces what it set: "we booked the venue for June
+# 14", "got tickets for june 12", "j'ai pris rendez-vous pour le 3 mars", "me inscribí en la maratón del 1 de
+# diciembre", "ho prenotato il dentista per il 21 maggio": the date of what was planned (ahead, as a future tense)
+_PLANNING_BEFORE = {
+    lang: re.compile(rf"(?:\b|(?<=')){verbs}\b[^,.;:]*\b(?:{words_before})\b[^,.;:]{{0,40}}$")
+    for lang, verbs, words_before in [
+        ("en", _PLANNING, "for|to|until|till"),
+        ("fr", r"(?:pris|r[ée]serv|inscrit|book|achet|programm|fix|cal|planifi|pr[ée]vu|command)\w*",
+         "pour|au|du|le|la"),
+        ("es", r"(?:reserv|inscrib|inscrit|apunt|compr|program|agend|ped[íi]|saqu[ée]|sacamos|cog[íi])\w*",
+         "para|del|de|el"),
+        ("it", r"(?:prenotat|pres[oaie]|iscritt|comprat|programmat|fissat|segnat|ordinat)\w*",
+         "per|del|della|di|il"),
+        ("de", r"(?:angemeldet|reserviert|gekauft|bestellt|gebucht|eingetragen)", "für|zum|zur|am|auf"),
+    ]
+}  # fmt: skip
+# a date's label that points ahead whatever verb came before: "HR confirmed my start date March 2"
+_DATE_LABEL_BEFORE = re.compile(
+    r"\b(?:start(?:ing)? date|first day|last day|due date|deadline|go-live|starttermin|eintrittsdatum|erster tag"
+    r"|letzter tag|erster arbeitstag|letzter arbeitstag|date de début|premier jour|dernier jour|fecha de inicio"
+    r"|primer día|último día|data di inizio|primo giorno|ultimo giorno)\b[^,.;]{0,12}$"
+    r"|(?:入职日期|开始日期|截止日期)[是为：:]?$"
+)
+_CJK_BOOKING = re.compile(r"订|预订|预约|报名|买了|抢到|约了|定了|予約|申し込")
 
 
 def _tags(text: str, start: int, end: int, lang: str) -> list[tuple[int, str]]:
@@ -488,8 +587,13 @@ def orientation(text: str, start: int, end: int, lang: str | None = None) -> str
         position, tense = before[-1] if before else after[0]
         if tense == HABITUAL:
             return HABITUAL
-        if tense == PAST and lang == "en" and _PLANNING_BEFORE.search(text[position:start]):
+        planning = _PLANNING_BEFORE.get(lang)
+        if tense == PAST and planning is not None and planning.search(text[position:start]):
             return FUTURE  # "we booked the venue for June 14": the date of what was booked
+        if tense == PAST and _DATE_LABEL_BEFORE.search(text, position, start):
+            return FUTURE  # "confirmed my start date March 2": the start is to come
+        if tense == PAST and lang in ("zh", "ja") and _CJK_BOOKING.search(text, clause[0], start):
+            return FUTURE  # 订好了3月3日的牙医: the appointment booked
         return PAST if tense == PAST else FUTURE
     if lang in ("zh", "ja"):
         return NONE  # no tense in the clause: its own verb has none either (她1月4日入职)
@@ -601,7 +705,7 @@ _DATE_AFTER_WEEKDAY = re.compile(
 
 _COMING = re.compile(r"\b(?:this )?(?:coming|upcoming)\b")
 _DAY_ALONE = {
-    "en": r"\b(?:for|due|is|on|by) the (?P<d>{dom})(?:st|nd|rd|th)\b"
+    "en": r"(?:\b(?:for|due|is|on|by)|'s) the (?P<d>{dom})(?:st|nd|rd|th)\b"
     r"(?! (?:of|century|birthday|anniversary|floor|place))",
     "de": r"\b(?:am|zum|bis zum|ab dem) (?P<d>{dom})\.(?= ?(?:[,;!?]|$|\.|[a-zäöüß]+(?![a-zäöüß]*\.? ?\d)))",
     "fr": r"\ble (?P<d>{dom})(?:er)?(?= ?(?:[.,;!?]|$))",

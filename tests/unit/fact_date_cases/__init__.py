@@ -66,6 +66,9 @@ CLASSES = (
     "no date",  # no time expression, or numbers and names that are not dates
     "day of month",  # "on the 15th": the said month's if it fits the tense, else the next or previous month's
     "season and holiday",  # this summer, last winter, Christmas Day, Easter Monday, Thanksgiving, 春节
+    "future in a past sentence",  # a yearless date in a past or perfect sentence: the dated event's own tense decides
+    "moved dates",  # moved from A to B, rescheduled for B, now on the 14th, moved to Friday: the new date B
+    "start date",  # start date March 2, first day is April 1, 入职日期: a single day, the next one after said
 )
 
 LANGUAGES = ("en", "de", "fr", "es", "it", "zh")

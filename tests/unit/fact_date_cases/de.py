@@ -98,4 +98,97 @@ CASES = [
     FactCase(
         "season and holiday", "2025-03-20", "Am Ostermontag fahren wir zu meinen Eltern.", "2025-04-21", "2025-04-21"
     ),
+    # --- future dates in past sentences, moved dates, start dates
+    FactCase(
+        "future in a past sentence",
+        "2025-04-08",
+        "hab den Flug für den 3. Mai gebucht",
+        "2025-05-03",
+        "2025-05-03",
+    ),
+    # said in December about January, the arrival to come: next year's.
+    FactCase(
+        "future in a past sentence",
+        "2026-12-11",
+        "Haben die Ferienwohnung gebucht, Anreise ist am 2. Januar 🙂",
+        "2027-01-02",
+        "2027-01-02",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-01-15",
+        "Hab mich für den Marathon angemeldet, der ist am 29. September.",
+        "2024-09-29",
+        "2024-09-29",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-06-21",
+        "zahnarzttermin ausgemacht, für den 8. juli",
+        "2027-07-08",
+        "2027-07-08",
+    ),
+    # the event is past; said in January about December: the previous year's.
+    FactCase(
+        "future in a past sentence",
+        "2025-01-09",
+        "Das Paket ist am 30. Dezember angekommen.",
+        "2024-12-30",
+        "2024-12-30",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2026-05-20",
+        "Handwerker war am 12. Mai da, alles repariert.",
+        "2026-05-12",
+        "2026-05-12",
+    ),
+    FactCase(
+        "moved dates",
+        "2026-03-04",
+        "Die Präsentation wurde vom 12. auf den 19. März verschoben.",
+        "2026-03-19",
+        "2026-03-19",
+    ),
+    # vorgezogen: brought forward, B before A.
+    FactCase(
+        "moved dates",
+        "2024-10-01",
+        "Abgabe wurde vorgezogen, vom 25. auf den 18. Oktober 😩",
+        "2024-10-18",
+        "2024-10-18",
+    ),
+    # said Monday 2025-11-24: the Thursday of that week.
+    FactCase("moved dates", "2025-11-24", "Das Meeting wurde auf Donnerstag verlegt.", "2025-11-27", "2025-11-27"),
+    # said in December, the new date in January: next year's.
+    FactCase(
+        "moved dates",
+        "2027-12-15",
+        "Notartermin verschoben vom 22. Dezember auf den 7. Januar.",
+        "2028-01-07",
+        "2028-01-07",
+    ),
+    FactCase("moved dates", "2025-07-02", "der umzug ist jetzt am 26.", "2025-07-26", "2025-07-26"),
+    # past: the party happened, on B.
+    FactCase(
+        "moved dates",
+        "2026-02-16",
+        "Die Feier wurde vom 31. Januar auf den 7. Februar verschoben, war trotzdem super.",
+        "2026-02-07",
+        "2026-02-07",
+    ),
+    FactCase("start date", "2026-02-09", "Starttermin: 2. März", "2026-03-02", "2026-03-02"),
+    FactCase("start date", "2025-12-17", "Mein erster Arbeitstag ist der 5. Januar.", "2026-01-05", "2026-01-05"),
+    FactCase(
+        "start date",
+        "2024-06-25",
+        "Vertrag unterschrieben! Arbeitsbeginn ist der 1. August.",
+        "2024-08-01",
+        "2024-08-01",
+    ),
+    # 22:45 in Berlin (20:45 UTC): the local day is 08-30.
+    FactCase(
+        "start date", "2027-08-30T22:45:00+02:00", "mein startdatum ist der 1. september", "2027-09-01", "2027-09-01"
+    ),
+    FactCase("start date", "2025-09-10", "Eintrittsdatum laut Vertrag: 15. Oktober", "2025-10-15", "2025-10-15"),
 ]

@@ -499,4 +499,200 @@ CASES = [
         "2026-04-05",
         "2026-04-05",
     ),
+    # --- future dates in past sentences, moved dates, start dates
+    # future in a past sentence: the past verb is the sale, booking or signing; the dated event is to come.
+    FactCase(
+        "future in a past sentence",
+        "2026-01-20",
+        "sold the yaris, buyer's bank transfer arrives feb 24 🙏",
+        "2026-02-24",
+        "2026-02-24",
+    ),
+    FactCase(
+        "future in a past sentence", "2025-02-18", "booked the dentist for march 3, finally", "2025-03-03", "2025-03-03"
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-03-12",
+        "we've signed!! keys get handed over on the 1st of april",
+        "2024-04-01",
+        "2024-04-01",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-05-02",
+        "got tickets for june 12 😍 front row",
+        "2027-06-12",
+        "2027-06-12",
+    ),
+    # said in December about January, the event to come: next year's.
+    FactCase(
+        "future in a past sentence",
+        "2025-12-14",
+        "Booked the flights, we land in Osaka on January 9.",
+        "2026-01-09",
+        "2026-01-09",
+    ),
+    # said in January about December, the race to come: this year's December.
+    FactCase(
+        "future in a past sentence",
+        "2026-01-08",
+        "Registered for the Valencia marathon, race day is December 6.",
+        "2026-12-06",
+        "2026-12-06",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-08-05",
+        "reserved a table at noma for october 18, cant believe we got in",
+        "2024-10-18",
+        "2024-10-18",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2025-11-20",
+        "Paid the deposit. The sofa gets delivered December 2.",
+        "2025-12-02",
+        "2025-12-02",
+    ),
+    # 21:30 in California (04:30 UTC on 04-28): the local day is 04-27.
+    FactCase(
+        "future in a past sentence",
+        "2026-04-27T21:30:00-07:00",
+        "scheduled the vet for may 4, thx for the rec",
+        "2026-05-04",
+        "2026-05-04",
+    ),
+    FactCase(
+        "future in a past sentence", "2024-12-28", "Ordered the new laptop, it ships jan 6", "2025-01-06", "2025-01-06"
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-09-14",
+        "Bought the concert tickets, the show's on November 21.",
+        "2027-11-21",
+        "2027-11-21",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2025-06-03",
+        "handed in my notice. last day is july 31",
+        "2025-07-31",
+        "2025-07-31",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2026-07-15",
+        "Confirmed with the caterer, the party is set for September 5.",
+        "2026-09-05",
+        "2026-09-05",
+    ),
+    # the event is past: the most recent such day before said.
+    FactCase(
+        "future in a past sentence",
+        "2026-01-10",
+        "the parcel arrived on January 3, finally",
+        "2026-01-03",
+        "2026-01-03",
+    ),
+    # said in January about December, the event past: the previous year's.
+    FactCase(
+        "future in a past sentence",
+        "2025-01-06",
+        "the parcel finally arrived on december 30, three weeks late 🙄",
+        "2024-12-30",
+        "2024-12-30",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-04-11",
+        "called a plumber, he came on march 28 and fixed it in an hour",
+        "2027-03-28",
+        "2027-03-28",
+    ),
+    # moved dates: the event is now on the new date.
+    FactCase("moved dates", "2026-01-22", "the review moved from January 30 to February 4", "2026-02-04", "2026-02-04"),
+    FactCase("moved dates", "2025-04-14", "pushed the launch from May 26 to July 14 😬", "2025-07-14", "2025-07-14"),
+    # said in December, the new date in January: next year's.
+    FactCase(
+        "moved dates",
+        "2024-12-09",
+        "heads up: the offsite moved from december 18 to january 15",
+        "2025-01-15",
+        "2025-01-15",
+    ),
+    # brought forward: B before A.
+    FactCase(
+        "moved dates",
+        "2027-03-02",
+        "brought the deadline forward from march 20 to march 13, sorry all",
+        "2027-03-13",
+        "2027-03-13",
+    ),
+    # said Tuesday 2025-10-07: the Friday of that week.
+    FactCase("moved dates", "2025-10-07", "the 1:1 got moved to friday", "2025-10-10", "2025-10-10"),
+    FactCase("moved dates", "2026-06-03", "the team dinner is now on the 14th", "2026-06-14", "2026-06-14"),
+    FactCase("moved dates", "2024-02-05", "interview rescheduled for march 9", "2024-03-09", "2024-03-09"),
+    FactCase(
+        "moved dates",
+        "2025-09-02",
+        "movers called. instead of the 12th it's the 19th now",
+        "2025-09-19",
+        "2025-09-19",
+    ),
+    FactCase("moved dates", "2026-11-18", "dentist moved my cleaning to december 3", "2026-12-03", "2026-12-03"),
+    # past: the moved event has happened, on B.
+    FactCase(
+        "moved dates",
+        "2025-02-12",
+        "the review was moved from jan 30 to feb 4 and it went fine",
+        "2025-02-04",
+        "2025-02-04",
+    ),
+    FactCase(
+        "moved dates",
+        "2026-07-20",
+        "the wedding got postponed from june 6 to july 11, was gorgeous tho",
+        "2026-07-11",
+        "2026-07-11",
+    ),
+    # 23:10 in Berlin (21:10 UTC): the local day is 05-28 either way.
+    FactCase(
+        "moved dates",
+        "2024-05-28T23:10:00+02:00",
+        "kickoff got pushed from june 3 to june 10",
+        "2024-06-10",
+        "2024-06-10",
+    ),
+    FactCase(
+        "moved dates",
+        "2027-12-20",
+        "our flight got rescheduled for jan 2, airline cancelled the old one",
+        "2028-01-02",
+        "2028-01-02",
+    ),
+    # 18:00 in New York (23:00 UTC on 12-29): January is next year's.
+    FactCase(
+        "moved dates",
+        "2025-12-29T18:00:00-05:00",
+        "board meeting moved from jan 8 to jan 15",
+        "2026-01-15",
+        "2026-01-15",
+    ),
+    # start dates: a single day, the next one after said.
+    FactCase("start date", "2026-02-10", "start date march 2 🎉", "2026-03-02", "2026-03-02"),
+    FactCase("start date", "2025-02-20", "my start date is 2 March", "2025-03-02", "2025-03-02"),
+    FactCase("start date", "2024-03-15", "first day is april 1, not a joke lol", "2024-04-01", "2024-04-01"),
+    # said in December: January is next year's.
+    FactCase("start date", "2025-12-03", "got the offer!! start date jan 12", "2026-01-12", "2026-01-12"),
+    FactCase("start date", "2027-01-06", "Start date confirmed: February 15.", "2027-02-15", "2027-02-15"),
+    # 23:30 in Chicago (05:30 UTC on 03-02): the local day is 03-01, so March 2 is the next day, not next year's.
+    FactCase(
+        "start date", "2026-03-01T23:30:00-06:00", "hr says my start date is march 2", "2026-03-02", "2026-03-02"
+    ),
+    FactCase("start date", "2024-08-12", "my first day at the clinic is september 9", "2024-09-09", "2024-09-09"),
+    FactCase("start date", "2025-06-30", "start date for the new job: aug 4, cant wait", "2025-08-04", "2025-08-04"),
+    FactCase("start date", "2026-10-19", "official start date is the 2nd of november", "2026-11-02", "2026-11-02"),
+    FactCase("start date", "2027-04-30", "my start date got confirmed, it's may 17", "2027-05-17", "2027-05-17"),
+    FactCase("start date", "2024-11-25", "thx for the referral! start date is december 9", "2024-12-09", "2024-12-09"),
 ]

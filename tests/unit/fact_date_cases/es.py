@@ -81,4 +81,83 @@ CASES = [
     FactCase("season and holiday", "2025-02-20", "Este verano vamos a Galicia.", "2025-06-01", "2025-08-31"),
     FactCase("season and holiday", "2025-01-07", "En Nochebuena cené con mis abuelos.", "2024-12-24", "2024-12-24"),
     FactCase("season and holiday", "2026-12-20", "El día de Reyes vamos a ir al cine.", "2027-01-06", "2027-01-06"),
+    # --- future dates in past sentences, moved dates, start dates
+    FactCase(
+        "future in a past sentence",
+        "2025-03-17",
+        "Ya reservé el dentista para el 2 de abril.",
+        "2025-04-02",
+        "2025-04-02",
+    ),
+    # said in December about January, the event to come: next year's.
+    FactCase(
+        "future in a past sentence",
+        "2026-12-03",
+        "ya compré las entradas para el 17 de enero!!",
+        "2027-01-17",
+        "2027-01-17",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-02-06",
+        "Me inscribí en la maratón de Valencia del 1 de diciembre.",
+        "2024-12-01",
+        "2024-12-01",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-07-12",
+        "Ya firmamos, nos entregan las llaves el 1 de agosto.",
+        "2027-08-01",
+        "2027-08-01",
+    ),
+    # the event is past; said in January about December: the previous year's.
+    FactCase(
+        "future in a past sentence", "2025-01-14", "El paquete llegó el 28 de diciembre.", "2024-12-28", "2024-12-28"
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2026-10-20",
+        "el técnico vino el 6 de octubre y lo dejó arreglado",
+        "2026-10-06",
+        "2026-10-06",
+    ),
+    FactCase("moved dates", "2025-09-22", "cambiamos la cena del 5 al 12 de octubre", "2025-10-12", "2025-10-12"),
+    # adelantado: brought forward, B before A.
+    FactCase(
+        "moved dates", "2024-04-15", "La entrega se ha adelantado del 30 al 23 de abril.", "2024-04-23", "2024-04-23"
+    ),
+    # said in November, the new date in January: next year's.
+    FactCase(
+        "moved dates",
+        "2026-11-30",
+        "Han pospuesto la reunión del 15 de diciembre al 12 de enero.",
+        "2027-01-12",
+        "2027-01-12",
+    ),
+    # said Tuesday 2027-02-16: the Friday of that week.
+    FactCase("moved dates", "2027-02-16", "la reunión se ha movido al viernes", "2027-02-19", "2027-02-19"),
+    FactCase("moved dates", "2025-06-02", "La fiesta ahora es el día 20.", "2025-06-20", "2025-06-20"),
+    # past: the wedding happened, on B.
+    FactCase(
+        "moved dates",
+        "2024-03-20",
+        "Al final la boda se pasó del 2 al 9 de marzo y salió genial.",
+        "2024-03-09",
+        "2024-03-09",
+    ),
+    FactCase("start date", "2026-02-11", "fecha de inicio: 2 de marzo", "2026-03-02", "2026-03-02"),
+    FactCase("start date", "2025-12-22", "mi primer día de trabajo es el 7 de enero", "2026-01-07", "2026-01-07"),
+    FactCase(
+        "start date",
+        "2024-08-19",
+        "Contrato firmado 😊 fecha de incorporación: 2 de septiembre.",
+        "2024-09-02",
+        "2024-09-02",
+    ),
+    # 23:50 in Buenos Aires (02:50 UTC on 05-03): the local day is 05-02, so May 3 is the next day.
+    FactCase(
+        "start date", "2027-05-02T23:50:00-03:00", "mi fecha de inicio es el 3 de mayo", "2027-05-03", "2027-05-03"
+    ),
+    FactCase("start date", "2025-10-13", "El primer día del curso es el 3 de noviembre.", "2025-11-03", "2025-11-03"),
 ]

@@ -81,4 +81,83 @@ CASES = [
     FactCase("season and holiday", "2025-01-06", "On a passé la Saint-Sylvestre à Paris.", "2024-12-31", "2024-12-31"),
     # said in November 2026: last winter is December 2025 to February 2026.
     FactCase("season and holiday", "2026-11-20", "L'hiver dernier, on a eu très froid.", "2025-12-01", "2026-02-28"),
+    # --- future dates in past sentences, moved dates, start dates
+    FactCase(
+        "future in a past sentence",
+        "2025-02-03",
+        "J'ai pris rendez-vous chez le dentiste pour le 3 mars.",
+        "2025-03-03",
+        "2025-03-03",
+    ),
+    # said in December about January, the event to come: next year's.
+    FactCase(
+        "future in a past sentence",
+        "2026-12-08",
+        "on a pris les billets pour le 10 janvier 🎉",
+        "2027-01-10",
+        "2027-01-10",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-05-14",
+        "Je me suis inscrite au semi-marathon du 20 octobre.",
+        "2024-10-20",
+        "2024-10-20",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-03-22",
+        "C'est signé ! La remise des clés est le 15 avril.",
+        "2027-04-15",
+        "2027-04-15",
+    ),
+    # the event is past.
+    FactCase(
+        "future in a past sentence",
+        "2025-01-10",
+        "Le colis est arrivé le 3 janvier.",
+        "2025-01-03",
+        "2025-01-03",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2026-09-18",
+        "le technicien est passé le 9 septembre, tout marche",
+        "2026-09-09",
+        "2026-09-09",
+    ),
+    FactCase("moved dates", "2025-05-20", "La réunion est reportée du 3 au 10 juin.", "2025-06-10", "2025-06-10"),
+    # avancé: brought forward, B before A.
+    FactCase("moved dates", "2024-11-12", "l'entretien a été avancé du 28 au 21 novembre", "2024-11-21", "2024-11-21"),
+    # said in December, the new date in January: next year's.
+    FactCase(
+        "moved dates",
+        "2026-12-14",
+        "Le séminaire est repoussé du 17 décembre au 14 janvier.",
+        "2027-01-14",
+        "2027-01-14",
+    ),
+    # said Tuesday 2027-06-08: the Friday of that week.
+    FactCase("moved dates", "2027-06-08", "le rdv a été déplacé à vendredi", "2027-06-11", "2027-06-11"),
+    FactCase("moved dates", "2025-03-05", "Le dîner est maintenant le 21.", "2025-03-21", "2025-03-21"),
+    # past: the concert happened, on B.
+    FactCase(
+        "moved dates",
+        "2024-07-08",
+        "Le concert avait été reporté du 22 juin au 29 juin, c'était génial.",
+        "2024-06-29",
+        "2024-06-29",
+    ),
+    FactCase("start date", "2026-02-10", "date de début : 2 mars", "2026-03-02", "2026-03-02"),
+    FactCase("start date", "2025-12-19", "Mon premier jour, c'est le 6 janvier.", "2026-01-06", "2026-01-06"),
+    FactCase("start date", "2024-08-26", "Contrat signé ! Date d'embauche : 16 septembre.", "2024-09-16", "2024-09-16"),
+    # 23:20 in Paris (21:20 UTC): the local day is 10-04.
+    FactCase(
+        "start date",
+        "2027-10-04T23:20:00+02:00",
+        "ma date de prise de poste est le 2 novembre",
+        "2027-11-02",
+        "2027-11-02",
+    ),
+    FactCase("start date", "2025-04-28", "date de début du stage : 12 mai 👍", "2025-05-12", "2025-05-12"),
 ]

@@ -90,4 +90,81 @@ CASES = [
         "2026-12-24",
         "2026-12-24",
     ),
+    # --- future dates in past sentences, moved dates, start dates
+    FactCase(
+        "future in a past sentence",
+        "2025-05-05",
+        "Ho prenotato il dentista per il 21 maggio.",
+        "2025-05-21",
+        "2025-05-21",
+    ),
+    # said in December about January, the event to come: next year's.
+    FactCase(
+        "future in a past sentence",
+        "2026-12-16",
+        "abbiamo preso i biglietti per il 9 gennaio 😍",
+        "2027-01-09",
+        "2027-01-09",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2024-01-22",
+        "Mi sono iscritta alla maratona di Firenze del 24 novembre.",
+        "2024-11-24",
+        "2024-11-24",
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2027-09-06",
+        "Firmato il compromesso! Il rogito è il 20 ottobre.",
+        "2027-10-20",
+        "2027-10-20",
+    ),
+    # the event is past; said in January about December: the previous year's.
+    FactCase(
+        "future in a past sentence", "2025-01-08", "Il pacco è arrivato il 29 dicembre.", "2024-12-29", "2024-12-29"
+    ),
+    FactCase(
+        "future in a past sentence",
+        "2026-04-16",
+        "l'elettricista è venuto il 7 aprile, tutto a posto",
+        "2026-04-07",
+        "2026-04-07",
+    ),
+    FactCase(
+        "moved dates", "2025-02-24", "La riunione è stata spostata dal 6 al 13 marzo.", "2025-03-13", "2025-03-13"
+    ),
+    # anticipata: brought forward, B before A.
+    FactCase(
+        "moved dates", "2024-09-09", "la consegna è stata anticipata dal 30 al 23 settembre", "2024-09-23", "2024-09-23"
+    ),
+    # said in December, the new date in January: next year's.
+    FactCase(
+        "moved dates", "2026-12-02", "Il corso è slittato dal 10 dicembre al 21 gennaio.", "2027-01-21", "2027-01-21"
+    ),
+    # said Tuesday 2027-10-12: the Thursday of that week.
+    FactCase("moved dates", "2027-10-12", "la call è stata spostata a giovedì", "2027-10-14", "2027-10-14"),
+    FactCase("moved dates", "2025-11-04", "La cena adesso è il 22.", "2025-11-22", "2025-11-22"),
+    # past: the concert happened, on B.
+    FactCase(
+        "moved dates",
+        "2024-06-27",
+        "Il concerto era stato rinviato dal 7 al 14 giugno, bellissimo.",
+        "2024-06-14",
+        "2024-06-14",
+    ),
+    FactCase("start date", "2026-02-12", "il mio primo giorno è il 2 marzo", "2026-03-02", "2026-03-02"),
+    FactCase("start date", "2025-12-10", "Data di inizio: 12 gennaio.", "2026-01-12", "2026-01-12"),
+    FactCase(
+        "start date",
+        "2024-07-29",
+        "contratto firmato! data di assunzione 2 settembre",
+        "2024-09-02",
+        "2024-09-02",
+    ),
+    # 21:00 in New York (02:00 UTC on 04-01): the local day is 03-31, so April 1 is the next day.
+    FactCase(
+        "start date", "2027-03-31T21:00:00-05:00", "la mia data di inizio è il 1° aprile", "2027-04-01", "2027-04-01"
+    ),
+    FactCase("start date", "2025-08-25", "Primo giorno di lavoro: 15 settembre", "2025-09-15", "2025-09-15"),
 ]

@@ -86,4 +86,21 @@ CASES = [
     FactCase("season and holiday", "2026-02-25", "除夕我们在外婆家吃的年夜饭。", "2026-02-16", "2026-02-16"),
     # 中秋 2026 is 09-25.
     FactCase("season and holiday", "2027-03-01", "去年中秋我们在杭州。", "2026-09-25", "2026-09-25"),
+    # --- future dates in past sentences, moved dates, start dates
+    FactCase("future in a past sentence", "2025-02-18", "订好了3月3日的牙医。", "2025-03-03", "2025-03-03"),
+    # said in December about January, the flight to come: next year's.
+    FactCase("future in a past sentence", "2026-12-09", "机票买好了，1月20日回国。", "2027-01-20", "2027-01-20"),
+    FactCase("future in a past sentence", "2024-01-16", "报名了11月3日的杭州马拉松。", "2024-11-03", "2024-11-03"),
+    # the event is past; said in January about December: the previous year's.
+    FactCase("future in a past sentence", "2025-01-07", "快递12月29日就到了。", "2024-12-29", "2024-12-29"),
+    FactCase("moved dates", "2025-05-12", "评审会从5月20日推迟到5月27日了。", "2025-05-27", "2025-05-27"),
+    # said in December, the new date in January: next year's.
+    FactCase("moved dates", "2026-12-21", "年会从12月30日改到1月8日。", "2027-01-08", "2027-01-08"),
+    # said Tuesday 2024-10-08: the Friday of that week.
+    FactCase("moved dates", "2024-10-08", "面试改到周五了。", "2024-10-11", "2024-10-11"),
+    FactCase("start date", "2026-02-10", "入职日期是3月2日", "2026-03-02", "2026-03-02"),
+    # said in December: January is next year's.
+    FactCase("start date", "2025-12-15", "我的入职时间定在1月5日。", "2026-01-05", "2026-01-05"),
+    # 23:30 in Beijing (15:30 UTC): the local day is 06-30.
+    FactCase("start date", "2027-06-30T23:30:00+08:00", "第一天上班是7月1日", "2027-07-01", "2027-07-01"),
 ]
