@@ -26,6 +26,12 @@ def header(conn: psycopg.Connection) -> str:
     return f"commit {commit or '?'}, PostgreSQL {pg}, pgvector {vec}, shared_buffers {buffers}, {os.cpu_count()} cores"
 
 
+def header_line() -> str:
+    """What a benchmark that needs no database prints first: the git commit and the core count."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout.strip()
+    return f"commit {commit or '?'}, {os.cpu_count()} cores"
+
+
 def analyze(conn: psycopg.Connection) -> None:
     """Fresh planner statistics for every table the pipeline reads, before anything is timed (a bank just
     built has none yet, and autovacuum's ANALYZE would otherwise land in the middle of a measurement)."""
@@ -51,3 +57,26 @@ def reset_config(client: Any, banks: list[str], keys: list[str]) -> None:
         client.conn.execute(
             "UPDATE hindsight.banks SET config = config - %s::text[] WHERE bank_id = ANY(%s)", (keys, banks)
         )
+
+
+ARMS = ["semantic", "keyword", "graph", "temporal"]
+NO_READER = {"reranker_provider": {"kind": "none"}}
+# The full pipeline and its ablations (bench/ablations.py, bench/agent_memory.py):
+# method -> {"config": the banks' config for the run, "arms": recall's arms (default: every one)}
+ABLATIONS: dict[str, dict[str, Any]] = {
+    "full": {},
+    "no reader": {"config": NO_READER},
+    "no graph arm": {"arms": [a for a in ARMS if a != "graph"]},
+    "no temporal arm": {"arms": [a for a in ARMS if a != "temporal"]},
+    "no updates-win": {"config": {"updates_win": "off"}},
+    "updates-win, every link moves": {"config": {"update_move_confidence": 0.0}},
+    "updates-win, links of 0.8 or more move": {"config": {"update_move_confidence": 0.8}},
+    "no window-first": {"config": {"window_first": False}},
+    "window-first, every in-window unit": {"config": {"window_reach": 1000000}},
+    "reader weight 0.85": {"config": {"reranker_weight": 0.85}},
+    "no recency boost": {"config": {"recency_alpha": 0.0}},
+    "recency alpha 0.1": {"config": {"recency_alpha": 0.1}},
+    "no temporal boost": {"config": {"temporal_alpha": 0.0}},
+    "no proof boost": {"config": {"proof_alpha": 0.0}},
+    "semantic+keyword, no reader": {"arms": ["semantic", "keyword"], "config": NO_READER},
+}

@@ -18,7 +18,7 @@ Methods: the bank's default pipeline ("full") and each ablation, a change of the
                                            [--output bench/results/agent_memory.json] [--show-misses]
 
 Banks are named bench-agent-<conversation id> and reused when they hold one document per message of the same
-file (its SHA-256 is kept in the bank's name). Figures go to bench/results/agent_memory.json; bench/report.py
+messages (their SHA-256 is kept in the bank's name: relabelling a question retains nothing again). Figures go to bench/results/agent_memory.json; bench/report.py
 puts them in docs/. Tune on dev only; test is measured, never tuned on.
 """
 
@@ -36,29 +36,12 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from _common import header, reset_config, set_config
+from _common import ABLATIONS, header, reset_config, set_config
 
 import hindsight_pg
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "agent_memory"
 KINDS = ["current", "past", "when", "recent", "who", "multi_hop", "preference", "fact"]
-
-ARMS = ["semantic", "keyword", "graph", "temporal"]
-# method -> {"config": the banks' config for the run (merged into each bank's own, then taken out again),
-#            "arms": recall's arms (default: every one)}
-METHODS: dict[str, dict[str, Any]] = {
-    "full": {},
-    "no reader": {"config": {"reranker_provider": {"kind": "none"}}},
-    "no graph arm": {"arms": [a for a in ARMS if a != "graph"]},
-    "no temporal arm": {"arms": [a for a in ARMS if a != "temporal"]},
-    "no updates-win": {"config": {"updates_win": "off"}},
-    "no window-first": {"config": {"window_first": False}},
-    "no recency boost": {"config": {"recency_alpha": 0.0}},
-    "no temporal boost": {"config": {"temporal_alpha": 0.0}},
-    "no proof boost": {"config": {"proof_alpha": 0.0}},
-    "semantic+keyword": {"arms": ["semantic", "keyword"], "config": {"reranker_provider": {"kind": "none"}}},
-}
-
 
 @dataclass
 class Message:
@@ -86,7 +69,7 @@ class Conversation:
     questions: list[Question]
     revisions: list[dict[str, str]]
     not_revisions: list[dict[str, str]]
-    sha256: str
+    sha256: str  # of the messages
 
     @property
     def bank(self) -> str:
@@ -99,8 +82,7 @@ def load(split: str = "all", folder: Path = SUITE) -> list[Conversation]:
     found = []
     for name in splits:
         for path in sorted((folder / name).glob("*.json")):
-            raw = path.read_bytes()
-            data = json.loads(raw)
+            data = json.loads(path.read_text(encoding="utf-8"))
             found.append(Conversation(
                 id=data["id"], split=data["split"], asked_at=datetime.fromisoformat(data["asked_at"]),
                 messages=[Message(m["id"], datetime.fromisoformat(m["date"]), m["speaker"], m["text"])
@@ -108,7 +90,7 @@ def load(split: str = "all", folder: Path = SUITE) -> list[Conversation]:
                 questions=[Question(q["id"], q["kind"], q["question"], list(q["answers"]), list(q.get("stale", [])))
                            for q in data["questions"]],
                 revisions=data.get("revisions", []), not_revisions=data.get("not_revisions", []),
-                sha256=hashlib.sha256(raw).hexdigest(),
+                sha256=hashlib.sha256(json.dumps(data["messages"], sort_keys=True).encode()).hexdigest(),
             ))  # fmt: skip
     return found
 
@@ -118,15 +100,15 @@ def retainable(messages: list[Message]) -> list[Message]:
     return [m for m in messages if any(ch.isalnum() for ch in m.text)]
 
 
-def ensure_bank(client: hindsight_pg.Client, conv: Conversation, *, batch: bool = False) -> str:
+def ensure_bank(client: hindsight_pg.Client, conv: Conversation, *, batch: bool = False, rebuild: bool = False) -> str:
     """The conversation's bank, retained now (message by message, or in one call with ``batch``) unless it already
-    holds one document per message of this very file."""
+    holds one document per message of these very messages."""
     name = f"agent-memory {conv.id} {conv.sha256[:16]}"
     row = client.conn.execute(
         "SELECT b.name, (SELECT count(*) FROM hindsight.documents d WHERE d.bank_id = b.bank_id)"
         " FROM hindsight.banks b WHERE b.bank_id = %s", (conv.bank,),
     ).fetchone()  # fmt: skip
-    if row and row[0] == name and row[1] == len(retainable(conv.messages)):
+    if row and row[0] == name and row[1] == len(retainable(conv.messages)) and not rebuild:
         return conv.bank
     client.delete_bank(conv.bank)
     client.create_bank(conv.bank, name=name)
@@ -235,20 +217,21 @@ def main() -> None:
     parser.add_argument("--methods", default="", help="method names separated by ';' (default: every one)")
     parser.add_argument("--output", default=None, help="default bench/results/agent_memory_<split>.json")
     parser.add_argument("--batch", action="store_true", help="retain each conversation in one call")
+    parser.add_argument("--rebuild", action="store_true", help="retain the banks again (after a change to retain)")
     parser.add_argument("--show-misses", action="store_true", help="print each question 'full' misses at rank 1")
     parser.add_argument("--dsn", default=None)
     args = parser.parse_args()
-    methods = METHODS
+    methods = ABLATIONS
     if args.methods:
         wanted = [m.strip() for m in args.methods.split(";") if m.strip()]
-        if unknown := [m for m in wanted if m not in METHODS]:
-            parser.error(f"unknown method {unknown[0]!r}: choose from {'; '.join(METHODS)}")
-        methods = {m: METHODS[m] for m in wanted}
+        if unknown := [m for m in wanted if m not in ABLATIONS]:
+            parser.error(f"unknown method {unknown[0]!r}: choose from {'; '.join(ABLATIONS)}")
+        methods = {m: ABLATIONS[m] for m in wanted}
     conversations = load(args.split)
     client = hindsight_pg.connect(args.dsn)
     print(header(client.conn))
     for conv in conversations:
-        ensure_bank(client, conv, batch=args.batch)
+        ensure_bank(client, conv, batch=args.batch, rebuild=args.rebuild)
     questions = sum(len(c.questions) for c in conversations)
     print(f"{len(conversations)} conversations ({args.split}), {questions} questions")
     results = run(client, conversations, methods, show_misses=args.show_misses)

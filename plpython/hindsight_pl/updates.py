@@ -1,4 +1,4 @@
-"""Knowledge updates: whether a newer fact revises an older one about the same subject.
+"""Knowledge updates: how likely a newer fact revises an older one about the same subject.
 
 Retain links each new memory unit to the older units it revises (``supersedes`` links,
 ``hindsight._link_updates``), and recall ranks a superseded unit right below the unit that supersedes
@@ -18,17 +18,33 @@ older) pair the database has already found near each other (the newer unit's nea
 Both must hold. A pair without a change is two facts about one subject ("Ana likes tea" / "Ana drinks
 tea at 5"), not an update. Clauses are the text split at sentence ends, semicolons and dashes, since a
 conversational turn often mentions the update in passing ("... By the way, I now lead five engineers").
-Pure: no database, no model; a few hundred microseconds a pair.
+
+That rule (:func:`revises`) proposes; the **update judge** (:func:`probability`) weighs what it proposes: a
+logistic model over the pair's features (:func:`features`: the cosine of the two units' vectors, the rule, the
+cues of each side, their numbers, a question, a confirmation, a progress report or a cancellation in the newer
+one, who said each, the days between them, their lengths). Its weights are ``update_judge.json`` beside this
+module, written by bench/update_pairs.py from labelled message pairs (docs/benchmarks.md, "Update links"). Retain
+links a pair at a probability of at least the bank's ``update_min_confidence``, the link's weight; recall moves a
+unit only for a link of at least ``update_move_confidence`` (docs/recall.md, "Updates win").
+Pure: no database; the features of a pair take a few hundred microseconds.
 """
 
 from __future__ import annotations
 
+import json
+import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
 
 from . import signature
 from .temporal import chinese
+
+JUDGE_FILE = Path(__file__).with_name("update_judge.json")
 
 # A leading "Name: " of a conversational turn (the extractor writes turns so): the speaker is no subject.
 _SPEAKER = re.compile(r"^\s*[^\W\d_][^\n:：.!?\"]{0,39}?\s*[:：]\s*")
@@ -204,3 +220,91 @@ def order(ids: list[str], pairs: Iterable[tuple[str, str]]) -> list[str]:
         if not moved:
             break
     return result
+
+
+# -- the update judge ------------------------------------------------------------------------------------------
+
+# the newer side confirms the value, reports progress on it, or calls it off (several languages; cues, not rules)
+_CONFIRMATION = re.compile(
+    r"\b(?:still|same|as planned|as usual|confirmed|confirm|stays|unchanged|holds|noch|immer noch|bleibt|wie geplant"
+    r"|toujours|reste|comme prévu|sigue|sigue siendo|como siempre|ancora|resta|come previsto)\b|不变|照旧|还是",
+    re.IGNORECASE,
+)
+_PROGRESS = re.compile(
+    r"\b(?:done|paid|finished|landed|sent|arrived|went|merged|shipped|submitted|started|first|so far|today|tonight"
+    r"|erledigt|bezahlt|fertig|angekommen|fait|payé|fini|arrivé|hecho|pagado|terminado|llegó|fatto|pagato|finito"
+    r"|arrivato)\b|完成|到了|已经",
+    re.IGNORECASE,
+)
+_CANCELLATION = re.compile(
+    r"\b(?:cancell?ed|cancell?ing|called off|calls? off|is off|are off|no longer|scrapped|dropped|abgesagt|storniert"
+    r"|fällt aus|annulée?s?|cancelad[oa]s?|anulad[oa]s?|annullat[oa]|disdett[oa])\b|取消",
+    re.IGNORECASE,
+)
+SCALAR_FEATURES = (
+    "cosine", "strong_cue", "weak_cue", "older_strong_cue", "rule", "other_numbers", "new_number", "same_numbers",
+    "question", "shared_words", "shared_share", "newer_agent", "older_agent", "log_days", "log_newer_chars",
+    "log_older_chars", "confirmation", "progress", "cancellation",
+)  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Pair:
+    """A (newer, older) pair of memory units as the judge reads it: their texts (a turn's "Name: " is read off),
+    the cosine of their vectors, the days between their mentions, whether the agent said each (fact type
+    experience), and the entity names both were linked to."""
+
+    newer: str
+    older: str
+    cosine: float
+    days: float = 0.0
+    newer_agent: bool = False
+    older_agent: bool = False
+    shared_entities: Sequence[str] = ()
+
+
+def features(pair: Pair) -> list[float]:
+    """The scalar features of ``pair``, in :data:`SCALAR_FEATURES` order."""
+    newer, older = body(pair.newer), body(pair.older)
+    new_numbers, old_numbers = _numbers(newer), _numbers(older)
+    new_words, old_words = content_words(newer), content_words(older)
+    shared = len(new_words & old_words)
+    said = cue(newer)
+    return [
+        float(pair.cosine), float(said == "strong"), float(said == "weak"), float(cue(older) == "strong"),
+        float(revises(pair.newer, pair.older, pair.shared_entities)),
+        float(bool(new_numbers) and bool(old_numbers) and new_numbers != old_numbers),
+        float(bool(new_numbers) and not old_numbers), float(bool(new_numbers) and new_numbers == old_numbers),
+        float("?" in newer or "？" in newer), min(shared, 6) / 6, shared / max(1, min(len(new_words), len(old_words))),
+        float(pair.newer_agent), float(pair.older_agent), math.log1p(max(pair.days, 0.0)),
+        math.log1p(len(newer)), math.log1p(len(older)), float(bool(_CONFIRMATION.search(newer))),
+        float(bool(_PROGRESS.search(newer))), float(bool(_CANCELLATION.search(newer))),
+    ]  # fmt: skip
+
+
+@lru_cache(maxsize=1)
+def judge_weights() -> dict[str, Any]:
+    """The shipped judge (``update_judge.json``): the features' means and scales, their weights and the bias."""
+    return json.loads(JUDGE_FILE.read_text(encoding="utf-8"))
+
+
+def probability(pairs: Sequence[Pair]) -> list[float]:
+    """The judge's probability, per pair, that the newer unit revises the older (a logistic model over
+    :func:`features`, its weights from :func:`judge_weights`)."""
+    model = judge_weights()
+    out = []
+    for pair in pairs:
+        z = model["bias"] + sum(w * (v - m) / s for w, v, m, s in zip(model["weights"], features(pair), model["mean"],
+                                                                         model["scale"], strict=True))  # fmt: skip
+        out.append(1 / (1 + math.exp(-max(min(z, 40.0), -40.0))))
+    return out
+
+
+def link_confidence(pairs: Sequence[Pair]) -> list[float]:
+    """Per pair, the confidence of a supersedes link from the newer unit to the older: 0 where :func:`revises`
+    finds no clause of one subject with a change, else the judge's :func:`probability` (precision first: the rule
+    proposes, the judge confirms; docs/benchmarks.md, "Update links", gives each one's precision and recall)."""
+    proposed = [revises(p.newer, p.older, p.shared_entities) for p in pairs]
+    judged = probability([p for p, ok in zip(pairs, proposed, strict=True) if ok])
+    scores = iter(judged)
+    return [next(scores) if ok else 0.0 for ok in proposed]

@@ -5,18 +5,19 @@
 -- docs/recall.md, "Updates win".
 
 CREATE OR REPLACE FUNCTION hindsight._revisions(pairs jsonb)
-RETURNS bool[]
+RETURNS float8[]
 LANGUAGE plpython3u STABLE PARALLEL SAFE
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 import json
-from hindsight_pl.updates import revises
-return [revises(new, old, names) for new, old, names in json.loads(pairs or "[]")]
+from hindsight_pl.updates import Pair, link_confidence
+return link_confidence([Pair(**p) for p in json.loads(pairs or "[]")])
 $$;
 COMMENT ON FUNCTION hindsight._revisions(jsonb) IS
-    'For each [newer text, older text, [shared entity names]] of pairs (a JSON array), whether the newer fact '
-    'revises the older (hindsight_pl.updates.revises: a clause of each about one subject, and a change: a '
-    'revision cue or other numbers).';
+    'For each pair of pairs (a JSON array of objects with the fields of hindsight_pl.updates.Pair: newer, older, '
+    'cosine, days, newer_agent, older_agent, shared_entities), the confidence that the newer unit revises the '
+    'older: 0 where the rule finds no change of one subject, else the update judge''s probability '
+    '(hindsight_pl.updates.link_confidence).';
 
 CREATE OR REPLACE FUNCTION hindsight._link_updates(
     bank_id text,
@@ -35,7 +36,8 @@ DECLARE
     min_similarity float8 := (config->>'update_min_similarity')::float8;
     new_ids uuid[];
     old_ids uuid[];
-    revised bool[];
+    confidence float8[];
+    min_confidence float8 := (config->>'update_min_confidence')::float8;
     linked int;
 BEGIN
     IF how_many = 0 OR coalesce(cardinality(unit_ids), 0) = 0 THEN
@@ -64,15 +66,19 @@ BEGIN
         RETURN 0;
     END IF;
 
-    -- One PL/Python call judges them all (hindsight_pl.updates.revises), pairs of one document excluded.
+    -- One PL/Python call judges them all (hindsight_pl.updates.link_confidence), pairs of one document excluded.
     SELECT array_agg(p.new_id ORDER BY p.o), array_agg(p.old_id ORDER BY p.o),
-           hindsight._revisions(jsonb_agg(jsonb_build_array(n.text, o.text, ARRAY(
-               SELECT e.canonical_name FROM hindsight.unit_entities a
-               JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
-                                             AND b.unit_id = p.old_id
-               JOIN hindsight.entities e ON e.bank_id = a.bank_id AND e.id = a.entity_id
-               WHERE a.bank_id = _link_updates.bank_id AND a.unit_id = p.new_id)) ORDER BY p.o))
-    INTO new_ids, old_ids, revised
+           hindsight._revisions(jsonb_agg(jsonb_build_object(
+               'newer', n.text, 'older', o.text, 'cosine', 1 - (n.embedding <=> o.embedding),
+               'days', extract(epoch FROM n.mentioned_at - o.mentioned_at) / 86400,
+               'newer_agent', n.fact_type = 'experience', 'older_agent', o.fact_type = 'experience',
+               'shared_entities', ARRAY(
+                   SELECT e.canonical_name FROM hindsight.unit_entities a
+                   JOIN hindsight.unit_entities b ON b.bank_id = a.bank_id AND b.entity_id = a.entity_id
+                                                 AND b.unit_id = p.old_id
+                   JOIN hindsight.entities e ON e.bank_id = a.bank_id AND e.id = a.entity_id
+                   WHERE a.bank_id = _link_updates.bank_id AND a.unit_id = p.new_id)) ORDER BY p.o))
+    INTO new_ids, old_ids, confidence
     FROM unnest(new_ids, old_ids) WITH ORDINALITY AS p(new_id, old_id, o)
     JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
     JOIN hindsight.memory_units o ON o.bank_id = _link_updates.bank_id AND o.id = p.old_id
@@ -82,9 +88,9 @@ BEGIN
     END IF;
 
     INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)
-    SELECT bk.bank_id, p.new_id, p.old_id, 'supersedes', 1.0  -- from the bank's row: hindsight._insert_links
-    FROM hindsight.banks bk, unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
-    WHERE bk.bank_id = _link_updates.bank_id AND p.revised
+    SELECT bk.bank_id, p.new_id, p.old_id, 'supersedes', p.confidence  -- from the bank's row: hindsight._insert_links
+    FROM hindsight.banks bk, unnest(new_ids, old_ids, confidence) AS p(new_id, old_id, confidence)
+    WHERE bk.bank_id = _link_updates.bank_id AND p.confidence > 0 AND p.confidence >= min_confidence
     ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type) DO NOTHING;
     GET DIAGNOSTICS linked = ROW_COUNT;
 
@@ -92,9 +98,9 @@ BEGIN
     UPDATE hindsight.memory_units o
     SET superseded_at = s.at
     FROM (SELECT p.old_id, min(n.mentioned_at) AS at
-          FROM unnest(new_ids, old_ids, revised) AS p(new_id, old_id, revised)
+          FROM unnest(new_ids, old_ids, confidence) AS p(new_id, old_id, confidence)
           JOIN hindsight.memory_units n ON n.bank_id = _link_updates.bank_id AND n.id = p.new_id
-          WHERE p.revised GROUP BY p.old_id) s
+          WHERE p.confidence > 0 AND p.confidence >= min_confidence GROUP BY p.old_id) s
     WHERE o.bank_id = _link_updates.bank_id AND o.id = s.old_id
       AND (o.superseded_at IS NULL OR o.superseded_at > s.at);
     RETURN linked;
@@ -104,9 +110,9 @@ COMMENT ON FUNCTION hindsight._link_updates(text, uuid[], jsonb, text) IS
     'Knowledge updates of new units of a bank (unit_ids): each is compared with its update_candidates nearest '
     'units (cosine >= update_min_similarity; both keys of config, the bank''s effective config read once by the '
     'caller; searched as semantic_path, hindsight._semantic_path, says) said before it in other documents; where '
-    'it revises one '
-    '(hindsight._revisions), a supersedes link goes from it to the older unit, whose superseded_at becomes the '
-    'earliest mentioned_at of the units superseding it. Observations take no part. Returns the links made.';
+    'the update judge is at least update_min_confidence sure that it revises one (hindsight._revisions), a '
+    'supersedes link of that weight goes from it to the older unit, whose superseded_at becomes the earliest '
+    'mentioned_at of the units superseding it. Observations take no part. Returns the links made.';
 
 CREATE OR REPLACE FUNCTION hindsight._asks_history(query text)
 RETURNS bool
@@ -138,7 +144,7 @@ COMMENT ON FUNCTION hindsight._update_order(text[], jsonb) IS
     'ids reordered so that each superseded id (pairs: [[newer, older], ...]) comes right after the id that '
     'supersedes it where it ranked above it (hindsight_pl.updates.order).';
 
-CREATE OR REPLACE FUNCTION hindsight._updates_win(bank_id text, scored hindsight._scored_candidate[])
+CREATE OR REPLACE FUNCTION hindsight._updates_win(bank_id text, scored hindsight._scored_candidate[], config jsonb)
 RETURNS hindsight._scored_candidate[]
 LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
@@ -147,19 +153,22 @@ AS $$
 #variable_conflict use_column
 DECLARE
     ids uuid[] := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
+    confident float8 := (config->>'update_move_confidence')::float8;
     pairs jsonb;
 BEGIN
-    -- the supersedes links between candidates; and an observation every fact of which is superseded follows
-    -- the latest value: it ranks below the candidates (facts, or observations citing them) that supersede them
+    -- the confident supersedes links between candidates; and an observation every fact of which is superseded
+    -- follows the latest value: it ranks below the candidates (facts, or observations citing them) that
+    -- supersede them
     WITH links AS (
         SELECT l.from_unit_id, l.to_unit_id
         FROM hindsight.memory_links l
         WHERE l.bank_id = _updates_win.bank_id AND l.link_type = 'supersedes' AND l.from_unit_id = ANY (ids)
+          AND l.weight >= confident
         UNION ALL
         SELECT os.observation_id, l.to_unit_id
         FROM hindsight.observation_sources os
         JOIN hindsight.memory_links l ON l.bank_id = os.bank_id AND l.from_unit_id = os.unit_id
-                                     AND l.link_type = 'supersedes'
+                                     AND l.link_type = 'supersedes' AND l.weight >= confident
         WHERE os.bank_id = _updates_win.bank_id AND os.observation_id = ANY (ids)
     ), stale AS (  -- candidate observations whose facts are all superseded
         SELECT o.id
@@ -177,18 +186,22 @@ BEGIN
         JOIN links k ON k.to_unit_id = os.unit_id
         WHERE k.from_unit_id <> st.id
     )
-    SELECT jsonb_agg(jsonb_build_array(p.newer, p.older) ORDER BY p.newer, p.older) INTO pairs FROM pair p;
+    -- never a unit in the first 3 below one past the 30th: a link does not outrank what recall found relevant
+    SELECT jsonb_agg(jsonb_build_array(p.newer, p.older) ORDER BY p.newer, p.older) INTO pairs
+    FROM pair p
+    WHERE NOT (array_position(ids, p.older) <= 3 AND array_position(ids, p.newer) > 30);
     IF pairs IS NULL THEN
         RETURN scored;
     END IF;
     RETURN hindsight._reordered(scored, hindsight._update_order(ids::text[], pairs)::uuid[]);
 END
 $$;
-COMMENT ON FUNCTION hindsight._updates_win(text, hindsight._scored_candidate[]) IS
+COMMENT ON FUNCTION hindsight._updates_win(text, hindsight._scored_candidate[], jsonb) IS
     'Recall''s scored candidates (best first) with every superseded unit moved right below the unit that '
-    'supersedes it (its supersedes links) where it ranked above it; an observation whose facts are all superseded '
-    'moves below the candidates that supersede them (facts, or observations citing those); each position keeps '
-    'its final score.';
+    'supersedes it (a supersedes link of weight at least config''s update_move_confidence) where it ranked above it, '
+    'unless that would put a unit of the first 3 below one past the 30th; an observation whose facts are all '
+    'superseded moves below the candidates that supersede them (facts, or observations citing those); each '
+    'position keeps its final score.';
 
 CREATE OR REPLACE FUNCTION hindsight._reordered(scored hindsight._scored_candidate[], ids uuid[])
 RETURNS hindsight._scored_candidate[]

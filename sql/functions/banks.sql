@@ -42,6 +42,7 @@ AS $$
         "recency_alpha": 0.2,
         "temporal_alpha": 0.2,
         "window_first": true,
+        "window_reach": 30,
         "proof_alpha": 0.1,
         "hnsw_min_units": 5000,
         "embedding_model": "multilingual-e5-small",
@@ -64,6 +65,9 @@ AS $$
         "semantic_link_min_similarity": 0.91,
         "update_candidates": 3,
         "update_min_similarity": 0.85,
+        "update_min_confidence": 0.5,
+        "update_move_confidence": 0.6,
+        "updates_win": "confident",
         "observation_similarity": 0.94,
         "observation_merge_similarity": 0.985,
         "disposition": {"skepticism": 3, "literalism": 3, "empathy": 3},
@@ -87,7 +91,7 @@ DECLARE
     bad text;
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
-        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms'];
+        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms', 'window_reach'];
     count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k', 'update_candidates'];  -- 0: off
 BEGIN
     IF config IS NULL THEN
@@ -228,9 +232,20 @@ BEGIN
         RAISE EXCEPTION '% must be a cosine similarity in [0, 1], got %', bad, config->bad
             USING ERRCODE = '22023';
     END IF;
+    SELECT k INTO bad FROM unnest(ARRAY['update_min_confidence', 'update_move_confidence']) k
+    WHERE (config->>k)::float8 > 1 LIMIT 1;
+    IF bad IS NOT NULL THEN
+        RAISE EXCEPTION '% must be a probability in [0, 1], got %', bad, config->bad
+            USING ERRCODE = '22023', HINT = 'The update judge''s confidence in a link (docs/recall.md, "Updates win").';
+    END IF;
     IF (config->>'reranker_weight')::float8 > 1 THEN
         RAISE EXCEPTION 'reranker_weight must be in [0, 1], got %', config->'reranker_weight'
             USING ERRCODE = '22023', HINT = 'The reader''s share of the rank fusion; 0.7 is the default (docs/recall.md).';
+    END IF;
+    IF config->>'updates_win' NOT IN ('confident', 'off') THEN
+        RAISE EXCEPTION 'updates_win must be confident or off, got "%"', config->>'updates_win'
+            USING ERRCODE = '22023',
+                  HINT = 'confident: a link of at least update_move_confidence moves a unit (docs/recall.md, "Updates win").';
     END IF;
     IF config->>'hemisphere' NOT IN ('north', 'south') THEN
         RAISE EXCEPTION 'hemisphere must be north or south, got "%"', config->>'hemisphere' USING ERRCODE = '22023';

@@ -208,17 +208,20 @@ BEGIN
 
     -- Updates win: a superseded unit ranks right below the unit that supersedes it (_updates.sql), unless the
     -- question asks about the past ("what did we plan before ...").
-    IF NOT hindsight._asks_history(state.query) THEN
-        scored := hindsight._updates_win(bank, scored);
+    IF cfg->>'updates_win' <> 'off' AND NOT hindsight._asks_history(state.query) THEN
+        scored := hindsight._updates_win(bank, scored, cfg);
     END IF;
     -- The window ranks: under a time window (parsed or given) every candidate dated inside it (proximity > 0)
-    -- ranks above every one outside it, each part in its order, unless the bank's window_first is false.
+    -- and among the first window_reach ranks above every one outside it, each part in its order, unless the
+    -- bank's window_first is false; an in-window candidate past window_reach stays where it ranks (a date alone
+    -- does not make a memory relevant).
     IF (cfg->>'window_first')::bool AND EXISTS (SELECT FROM unnest(candidates) c WHERE c.temporal_proximity > 0) THEN
         scored := hindsight._reordered(scored, ARRAY(
             SELECT s.unit_id
             FROM unnest(scored) WITH ORDINALITY AS s
             JOIN unnest(candidates) c ON c.unit_id = s.unit_id
-            ORDER BY coalesce(c.temporal_proximity > 0, false) DESC, s.ordinality));
+            ORDER BY coalesce(c.temporal_proximity > 0 AND s.ordinality <= (cfg->>'window_reach')::int, false) DESC,
+                     s.ordinality));
     END IF;
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
