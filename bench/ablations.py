@@ -109,6 +109,8 @@ class LongMemEval(Benchmark):
                 continue
             bank, _ = longmemeval.ensure_bank(client, q, False)
             self.banks.append(bank)
+        # bench/longmemeval.py leaves its run's reader in the banks' config: the defaults here
+        reset_config(client, self.banks, ["reranker_provider", "reranker_candidates"])
             embedding = client.embedder_for(bank).embed([q["question"]], kind="query")[0]
             self.questions.append((bank, q, evidence, embedding))
 

@@ -388,19 +388,36 @@ def _explain(response: Any, time_zone: str) -> tuple[list[dict[str, Any]], list[
     score (``position``: packing skips what does not fit, so the n-th packed result may be further down), its score
     parts (the final score split into the rerank score and what the boosts, or the fusion with the reader's rank,
     added or took) and, when a cross-encoder read it, its rank among what it read and its raw score (from the
-    trace); and every scored candidate that was not packed, by final score (its ``position``)."""
+    trace), and why updates-win or the window rule moved it (``moves``: "moved below “…”: superseded by it"); and
+    every scored candidate that was not packed, by final score (its ``position``)."""
     scored = (response.trace or {}).get("scoring", {}).get("results", [])
     by_id = {x["id"]: x for x in scored}
+    texts = {str(r.id): r.text for r in response.results}
     rows = []
     for r in response.results:
         s, traced = r.scores, by_id.get(str(r.id), {})
         base = max(min(s.rerank, s.final), 0.0)
         rows.append({"result": r, "when": r.describe_when(time_zone), "base": base, "position": traced.get("position"),
                      "gain": max(s.final - s.rerank, 0.0), "loss": max(s.rerank - s.final, 0.0),
-                     "reader": traced if traced.get("rerank_raw") is not None else None})  # fmt: skip
+                     "reader": traced if traced.get("rerank_raw") is not None else None,
+                     "moves": [_move(m, texts) for m in traced.get("moved") or []]})  # fmt: skip
     kept = {str(r.id) for r in response.results}
     dropped = [x for x in scored if x["id"] not in kept]
     return rows, dropped
+
+
+def _move(move: dict[str, Any], texts: dict[str, str]) -> str:
+    """One line on a move of the trace's ``moved`` (recall_finish): by updates-win next to the unit that supersedes
+    it (or that it supersedes), or by the window rule."""
+    places = f"(#{move['from']} → #{move['to']})"
+    if move["by"] == "window":
+        return f"moved {'up' if move['in_window'] else 'down'} {places}: " + (
+            "dated in the time window" if move["in_window"] else "outside the time window")
+    other = texts.get(move["next_to"], move["next_to"])
+    other = other if len(other) <= 60 else other[:59] + "…"
+    if move["to"] > move["from"]:
+        return f"moved below “{other}” {places}: superseded by it"
+    return f"moved above “{other}” {places}: it supersedes that"
 
 
 def _sql_call(bank_id: str, query: str, budget: str, max_tokens: int, types: list[str], tags: list[str] | None,

@@ -157,6 +157,9 @@ DECLARE
     started timestamptz := clock_timestamp();
     rrf_k float8 := (state.config->>'rrf_k')::float8;
     reader_weight float8 := (state.config->>'reranker_weight')::float8;
+    by_score uuid[];
+    after_updates uuid[];
+    after_window uuid[];
 BEGIN
     PERFORM hindsight._check_state(state, passthrough);
     IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) > coalesce(cardinality(candidates), 0) THEN
@@ -208,9 +211,12 @@ BEGIN
 
     -- Updates win: a superseded unit ranks right below the unit that supersedes it (_updates.sql), unless the
     -- question asks about the past ("what did we plan before ...").
+    -- each rule's moves are kept for the trace: the order before it and after it
+    by_score := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
     IF cfg->>'updates_win' <> 'off' AND NOT hindsight._asks_history(state.query) THEN
         scored := hindsight._updates_win(bank, scored, cfg);
     END IF;
+    after_updates := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
     -- The window ranks: under a time window (parsed or given) every candidate dated inside it (proximity > 0)
     -- and among the first window_reach ranks above every one outside it, each part in its order, unless the
     -- bank's window_first is false; an in-window candidate past window_reach stays where it ranks (a date alone
@@ -223,6 +229,8 @@ BEGIN
             ORDER BY coalesce(c.temporal_proximity > 0 AND s.ordinality <= (cfg->>'window_reach')::int, false) DESC,
                      s.ordinality));
     END IF;
+
+    after_window := ARRAY(SELECT s.unit_id FROM unnest(scored) s);
 
     -- With prefer_observations, a fact that an observation among the best recall_budget * 2 already
     -- cites (hindsight.observation_sources) gives way to it.
@@ -259,7 +267,8 @@ BEGIN
                         'rerank_raw', x.rerank_raw, 'rerank_rank', x.rerank_rank,
                         'rerank', x.rerank_score, 'rrf', x.rrf_score,
                         'recency', x.recency, 'temporal', x.temporal_proximity, 'proof', x.proof,
-                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by) ORDER BY x.ordinality), '[]')
+                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by,
+                        'moved', x.moved) ORDER BY x.ordinality), '[]')
                     FROM (SELECT s.unit_id, s.ordinality, s.final_score, s.rerank_raw, s.rerank_score, s.recency,
                                  s.proof, c.rrf_score, c.temporal_proximity, c.boost_additive,
                                  -- the candidates that supersede it (knowledge updates), NULL when none does
@@ -269,6 +278,22 @@ BEGIN
                                     AND l.link_type = 'supersedes'
                                     AND l.from_unit_id IN (SELECT c2.unit_id FROM unnest(candidates) c2))
                                      AS superseded_by,
+                                 -- what the rules after the scores did to it: updates-win moved it from its
+                                 -- place by score (next to the unit that supersedes it or that it supersedes),
+                                 -- the window rule from its place after updates-win; NULL when neither moved it
+                                 (SELECT jsonb_agg(m.move) FROM (VALUES
+                                     (CASE WHEN array_position(by_score, s.unit_id) <> array_position(after_updates, s.unit_id)
+                                           THEN jsonb_build_object('by', 'updates-win',
+                                               'from', array_position(by_score, s.unit_id),
+                                               'to', array_position(after_updates, s.unit_id),
+                                               'next_to', CASE WHEN array_position(after_updates, s.unit_id) > array_position(by_score, s.unit_id)
+                                                               THEN after_updates[array_position(after_updates, s.unit_id) - 1]
+                                                               ELSE after_updates[array_position(after_updates, s.unit_id) + 1] END) END),
+                                     (CASE WHEN array_position(after_updates, s.unit_id) <> array_position(after_window, s.unit_id)
+                                           THEN jsonb_build_object('by', 'window', 'from', array_position(after_updates, s.unit_id),
+                                               'to', array_position(after_window, s.unit_id),
+                                               'in_window', coalesce(c.temporal_proximity > 0, false)) END)) AS m(move)
+                                  WHERE m.move IS NOT NULL) AS moved,
                                  -- the reader's own order among the candidates it read
                                  CASE WHEN s.rerank_raw IS NOT NULL THEN row_number() OVER (
                                      PARTITION BY s.rerank_raw IS NULL

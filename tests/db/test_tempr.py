@@ -111,8 +111,8 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 
 def test_time_scenario_window_march_to_may(client):
-    # issue 30: in the default configuration (the reader, retain's links), inside a window every in-window fact
-    # ranks above every out-of-window one; spreading along the temporal links reaches October, and must not lift it
+    # in the default configuration (the reader, retain's links), inside a window every in-window fact among the
+    # first 30 ranks above every out-of-window one; spreading along the temporal links reaches October, and must not lift it
     window = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 5, 31, 23, 59, 59, tzinfo=UTC))
     for bank_id, config in (("t", {}), ("a", {"reranker_provider": {"kind": "none"}, "window_first": False})):
         client.create_bank(bank_id, config=config)
@@ -138,6 +138,26 @@ def test_time_scenario_window_march_to_may(client):
     assert october.scores.recency > max(r.scores.recency for r in response.results if r is not october)
     assert october.scores.final == pytest.approx(october.scores.rerank * (1 + 0.2 * (0.0 - 0.5)) * (1 + 0.1 * 0))
     assert october.scores.final < response.results[0].scores.final
+
+
+def test_an_in_window_unit_past_window_reach_keeps_its_rank(client):
+    # 40 notes said in March (in the window) and the answer said in June: under the window the first window_reach
+    # (30) of the notes rank above the answer, the rest stay below it; without the reach every note does
+    client.create_bank("r", config={"reranker_provider": {"kind": "none"}, "update_candidates": 0})
+    client.retain_batch("r", [{"content": f"Note {i}: the printer on floor {i} is out of toner.",
+                               "timestamp": f"2024-03-{1 + i % 28:02d}T10:00:00Z"} for i in range(40)])  # fmt: skip
+    client.retain("r", "The printer on floor 3 was replaced by a new laser printer.", timestamp="2024-06-10T10:00:00Z")
+    window = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 3, 31, 23, 59, 59, tzinfo=UTC))
+
+    def answer_rank(reach: int) -> int:
+        client.conn.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = 'r'",
+                            (json.dumps({"window_reach": reach}),))  # fmt: skip
+        results = client.recall("r", "Which printer was replaced by a laser printer?", temporal_window=window,
+                                query_timestamp="2024-07-01T00:00:00Z", max_tokens=100_000).results  # fmt: skip
+        return next(r.rank for r in results if r.text.startswith("The printer on floor 3 was replaced"))
+
+    assert answer_rank(30) <= 31  # at most the 30 first notes above it
+    assert answer_rank(1_000_000) == 41  # every in-window note above it
 
 
 def test_coverage_takes_entry_points_round_robin_over_the_window(db):

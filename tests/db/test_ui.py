@@ -318,3 +318,25 @@ def test_a_units_dates_read_the_same_in_every_interface(ui, db, client):
     falcon = next(r for r in recalled if r["text"] == DATED[0][0])  # the machine-readable fields beside the text
     assert [falcon[k] for k in ("said", "about_start", "about_end")] == [
         "2025-02-26T18:00:00+00:00", "2025-04-01T07:00:00+00:00", "2025-04-02T06:59:59.999999+00:00"]  # fmt: skip
+
+
+def test_the_playground_says_what_updates_win_moved(ui, client):
+    # the revision is linked to what it revises (retain's update judge, a confident link): the page says the older
+    # one moved below it, and the trace holds the move
+    client.create_bank("u")
+    client.retain("u", "Lena: A switch from Stripe to Adyen is planned for the checkout.", timestamp="2025-11-18")
+    client.retain("u", "Lena: Porto is cancelled, the checkout moved to Adyen instead of Stripe.", timestamp="2025-11-25")
+    client.conn.execute("UPDATE hindsight.memory_links SET weight = 1 WHERE bank_id = 'u' AND link_type = 'supersedes'")
+    response = client.recall("u", "A switch from Stripe to Adyen is planned for the checkout", trace=True,
+                             query_timestamp="2025-11-28", max_tokens=1000)  # fmt: skip
+    moved = {r["id"]: r["moved"] for r in response.trace["scoring"]["results"]}
+    older = next(r for r in response.results if "planned" in r.text)
+    newer = next(r for r in response.results if "instead" in r.text)
+    assert newer.rank < older.rank
+    assert moved[str(older.id)] == [{"by": "updates-win", "from": 1, "to": 2, "next_to": str(newer.id)}]
+    page = ui.get("/banks/u/recall", params={"q": "A switch from Stripe to Adyen is planned for the checkout",
+                                             "as_of": "2025-11-28"}).text  # fmt: skip
+    rows = {re.split(r" (?=moved (?:above|below) “)", row[1])[0]: row[1] for row in cells(page, "results")}
+    assert "it supersedes that" in rows["Lena: Porto is cancelled, the checkout moved to Adyen instead of Stripe."]
+    row = rows["Lena: A switch from Stripe to Adyen is planned for the checkout."]
+    assert row.endswith("moved below “Lena: Porto is cancelled, the checkout moved to Adyen inste…” (#1 → #2): superseded by it")

@@ -2,9 +2,23 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
-from hindsight_pl.updates import clauses, content_words, cue, order, revises
+from hindsight_pl.updates import (
+    SCALAR_FEATURES,
+    Pair,
+    clauses,
+    content_words,
+    cue,
+    features,
+    judge_weights,
+    link_confidence,
+    order,
+    probability,
+    revises,
+)
 
 
 @pytest.mark.parametrize(
@@ -79,3 +93,38 @@ def test_order_moves_a_superseded_unit_right_below_its_update() -> None:
     # already below: nothing moves; unknown ids are ignored
     assert order(list("abcdef"), [("a", "b"), ("x", "c")]) == list("abcdef")
     assert order([], [("a", "b")]) == []
+
+
+# -- the update judge (update_judge.json, bench/update_pairs.py) ------------------------------------------------
+
+
+def test_the_shipped_judge_reads_the_features_this_module_computes() -> None:
+    judge = judge_weights()
+    assert judge["features"] == list(SCALAR_FEATURES)
+    assert len(judge["weights"]) == len(judge["mean"]) == len(judge["scale"]) == len(SCALAR_FEATURES)
+    assert all(s > 0 for s in judge["scale"])
+
+
+def test_the_rule_proposes_and_the_judge_weighs() -> None:
+    revision = Pair("Omar: Porto is cancelled, the team offsite moved to Valencia.",
+                    "Omar: The team offsite is booked in Porto for the first week of October.", 0.9, 18.0)
+    unrelated = Pair("Sofia: New order confirmation screen for Falcon is in Figma.",
+                     "Maya: Priya is the tech lead for Falcon.", 0.88, 140.0)  # fmt: skip
+    question = Pair("so where is the offsite now, porto still?", "Omar: The team offsite is booked in Porto.", 0.9)
+    confidence = link_confidence([revision, unrelated, question])
+    assert confidence[1] == 0.0  # no change of one subject: the rule proposes nothing, the judge is not asked
+    assert 0.5 <= confidence[0] < 1.0  # a link (the bank's update_min_confidence is 0.5)
+    assert confidence[2] < confidence[0]  # a question about it revises less than a cancellation
+    # the probability is the logistic of the standardised features' weighted sum
+    judge = judge_weights()
+    z = judge["bias"] + sum(w * (v - m) / s for w, v, m, s in zip(judge["weights"], features(revision),
+                                                                   judge["mean"], judge["scale"], strict=True))  # fmt: skip
+    assert probability([revision])[0] == pytest.approx(1 / (1 + math.exp(-z)))
+
+
+def test_features_read_a_turn_without_its_speaker() -> None:
+    named = Pair("Maya: climbing moves to tuesdays", "Maya: climbing is mondays", 0.9, 3.0, False, False)
+    bare = Pair("climbing moves to tuesdays", "climbing is mondays", 0.9, 3.0, False, False)
+    assert features(named) == features(bare)
+    row = dict(zip(SCALAR_FEATURES, features(Pair("is the review still on the 12th?", "review on the 12th", 0.9))))
+    assert (row["question"], row["confirmation"], row["same_numbers"]) == (1.0, 1.0, 1.0)
