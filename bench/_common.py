@@ -71,6 +71,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no updates-win": {"config": {"updates_win": "off"}},
     "updates-win, every link moves": {"config": {"update_move_confidence": 0.0}},
     "updates-win, links of 0.8 or more move": {"config": {"update_move_confidence": 0.8}},
+    "updates-win, updates among the first 10": {"config": {"update_reach": 10}},
     "no window-first": {"config": {"window_first": False}},
     "window-first, every in-window unit": {"config": {"window_reach": 1000000}},
     "reader weight 0.85": {"config": {"reranker_weight": 0.85}},

@@ -109,10 +109,10 @@ class LongMemEval(Benchmark):
                 continue
             bank, _ = longmemeval.ensure_bank(client, q, False)
             self.banks.append(bank)
-        # bench/longmemeval.py leaves its run's reader in the banks' config: the defaults here
-        reset_config(client, self.banks, ["reranker_provider", "reranker_candidates"])
             embedding = client.embedder_for(bank).embed([q["question"]], kind="query")[0]
             self.questions.append((bank, q, evidence, embedding))
+        # bench/longmemeval.py leaves its run's reader in the banks' config: the defaults here
+        reset_config(client, self.banks, ["reranker_provider", "reranker_candidates"])
 
     def run(self, client: hindsight_pg.Client, method: dict[str, Any]) -> dict[str, float]:
         rows = []

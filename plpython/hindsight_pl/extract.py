@@ -253,14 +253,14 @@ def _segmenter() -> Any:
     return segmenter
 
 
-def group_sentences(sentences: Sequence[str]) -> list[str]:
+def group_sentences(sentences: Sequence[str], whole: bool = False) -> list[str]:
     """Sentences grouped into facts of one to three.
 
     A fragment without a verb joins the next sentence (the last one joins the one
-    before); a passage of three clauses or fewer is one fact (a chat message, a turn:
-    "got the offer!! start date jan 12" keeps its subject beside its date); in a
-    longer one, a sentence that opens with a linking word ("It", "But", "They") stays
-    with the one before. A passage of fragments only is one fact as written ("vienna!!
+    before); a sentence that opens with a linking word ("It", "But", "They") stays
+    with the one before. With ``whole`` (a conversational turn: a chat message), three
+    clauses or fewer are one fact ("got the offer!! start date jan 12" keeps its subject
+    beside its date). A passage of fragments only is one fact as written ("vienna!!
     6-7 aug"): nothing said is dropped.
     """
     clauses: list[str] = []
@@ -276,7 +276,7 @@ def group_sentences(sentences: Sequence[str]) -> list[str]:
         if not clauses:
             return [pending]
         clauses[-1] = f"{clauses[-1]} {pending}"
-    if len(clauses) <= 3:
+    if whole and len(clauses) <= 3:
         return [" ".join(clauses)] if clauses else []
     groups: list[list[str]] = []
     for clause in clauses:
@@ -655,7 +655,7 @@ class OfflineExtractor:
                 if not is_turn and speaker:  # the item's speaker said it: a turn of theirs, as "Name: text" is
                     who, is_turn = speaker, True
                 names = [*entities, *([who] if who else [])]
-                for group in group_sentences(split_sentences(passage)):
+                for group in group_sentences(split_sentences(passage), whole=is_turn):
                     if is_fact(group):
                         facts.append(self._fact(group, index, who, is_turn, names, timestamp, seen))
                         seen.update(e.lower() for e in facts[-1].entities)

@@ -1,7 +1,7 @@
 -- Per-unit signals and the combined score (Hindsight TEMPR, "combined scoring").
 -- Each boost is 1 + alpha * (signal - 0.5), so a neutral signal (0.5) leaves the
--- score as it is; the defaults alpha = 0.2 (recency), 0.2 (temporal), 0.1 (proof)
--- bound the product to [0.7695, 1.2705].
+-- score as it is; the defaults alpha = 0.1 (recency), 0.2 (temporal), 0.1 (proof)
+-- bound the product to [0.8146, 1.2074].
 
 CREATE OR REPLACE FUNCTION hindsight._best_date(
     occurred_start timestamptz,

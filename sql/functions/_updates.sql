@@ -186,10 +186,12 @@ BEGIN
         JOIN links k ON k.to_unit_id = os.unit_id
         WHERE k.from_unit_id <> st.id
     )
-    -- never a unit in the first 3 below one past the 30th: a link does not outrank what recall found relevant
+    -- only an update that recall itself ranks among the first update_reach moves what it supersedes: a link does
+    -- not lift a unit recall found unrelated to the question (with 30, never one of the first 3 below one past
+    -- the 30th)
     SELECT jsonb_agg(jsonb_build_array(p.newer, p.older) ORDER BY p.newer, p.older) INTO pairs
     FROM pair p
-    WHERE NOT (array_position(ids, p.older) <= 3 AND array_position(ids, p.newer) > 30);
+    WHERE array_position(ids, p.newer) <= (config->>'update_reach')::int;
     IF pairs IS NULL THEN
         RETURN scored;
     END IF;
@@ -198,10 +200,9 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._updates_win(text, hindsight._scored_candidate[], jsonb) IS
     'Recall''s scored candidates (best first) with every superseded unit moved right below the unit that '
-    'supersedes it (a supersedes link of weight at least config''s update_move_confidence) where it ranked above it, '
-    'unless that would put a unit of the first 3 below one past the 30th; an observation whose facts are all '
-    'superseded moves below the candidates that supersede them (facts, or observations citing those); each '
-    'position keeps its final score.';
+    'supersedes it (a supersedes link of weight at least config''s update_move_confidence, from a unit ranked among '
+    'the first update_reach) where it ranked above it; an observation whose facts are all superseded moves below the '
+    'candidates that supersede them (facts, or observations citing those); each position keeps its final score.';
 
 CREATE OR REPLACE FUNCTION hindsight._reordered(scored hindsight._scored_candidate[], ids uuid[])
 RETURNS hindsight._scored_candidate[]

@@ -39,7 +39,7 @@ AS $$
         "recency_function": "linear",
         "recency_horizon_days": 365,
         "recency_half_life_days": 90,
-        "recency_alpha": 0.2,
+        "recency_alpha": 0.1,
         "temporal_alpha": 0.2,
         "window_first": true,
         "window_reach": 30,
@@ -66,7 +66,8 @@ AS $$
         "update_candidates": 3,
         "update_min_similarity": 0.85,
         "update_min_confidence": 0.5,
-        "update_move_confidence": 0.6,
+        "update_move_confidence": 0.5,
+        "update_reach": 30,
         "updates_win": "confident",
         "observation_similarity": 0.94,
         "observation_merge_similarity": 0.985,
@@ -91,7 +92,8 @@ DECLARE
     bad text;
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
-        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms', 'window_reach'];
+        'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms', 'window_reach',
+        'update_reach'];
     count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k', 'update_candidates'];  -- 0: off
 BEGIN
     IF config IS NULL THEN

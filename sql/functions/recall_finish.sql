@@ -371,7 +371,7 @@ max_tokens, query time, window, candidates and trace). Passthrough score of ever
 default) = hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max
 cosine, keyword score / best and, under a time window, the temporal arm's score; weights passthrough_weights),
 normalized = fused score / best fused score, or rank_linear = fused rank mapped onto [1.0, 0.1]. boosted =
-passthrough * (1 + 0.2 (recency - 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) +
+passthrough * (1 + 0.1 (recency - 0.5)) * (1 + 0.2 (temporal proximity - 0.5)) * (1 + 0.1 (proof - 0.5)) +
 strategy bonus, with recency (linear: clamp(1 - days/365, 0.1, 1) at the query time; its boost is 1 when a
 time window is in force, since the question then names its period), proximity to the query window (0.5
 without one) and proof clamp(0.5 + ln(proof_count)/10, 0, 1) (0.5 when NULL). Without rerank_scores, final =
@@ -380,11 +380,13 @@ boosted. rerank_scores: a cross-encoder's raw scores of the texts hindsight.text
 (reranker_weight / (rrf_k + reader rank) + (1 - reranker_weight) / (rrf_k + boosted rank)), weighted RRF of the
 reader's and the boosted passthrough's orders (Cormack et al. 2009), 1.0 for first in both; a candidate not read
 has only the second term; rerank_score is then the reader's score (the passthrough's where it did not read; kept
-when all within [0, 1], else sigmoid; NaN -> 0, ranked last). Updates win: a unit another candidate supersedes
-(a supersedes link, retain's knowledge updates) moves right below it, each position keeping its score, unless
-the query asks about the past ("before", "initially", "used to"; hindsight._asks_history). Under a time window,
-every candidate dated inside it (temporal_proximity > 0) then ranks above every one outside it, each position
-again keeping its score (window_first, default true). The best recall_budget * 2 by final score are packed into
+when all within [0, 1], else sigmoid; NaN -> 0, ranked last). Updates win (updates_win confident, the default): a
+unit another candidate supersedes (a supersedes link of weight >= update_move_confidence, retain's knowledge
+updates, from a candidate among the first update_reach) moves right below it, each position keeping its score,
+unless the query asks about the past ("before", "initially", "used to"; hindsight._asks_history). Under a time
+window, every candidate dated inside it (temporal_proximity > 0) and among the first window_reach then ranks above
+every one outside it, each position again keeping its score (window_first, default true); the trace's
+scoring.results[].moved says what each rule moved. The best recall_budget * 2 by final score are packed into
 max_tokens; with prefer_observations, a world or experience unit that an observation among them cites
 (observation_sources) is dropped first. Returns every packed row of hindsight.recall, the trace (when the state
 has one) on the rank-1 row. Errors: 22023 not a recall's state, unknown passthrough, or more rerank_scores than

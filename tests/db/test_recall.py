@@ -55,10 +55,10 @@ def test_scores_are_rrf_over_the_best_rrf(db):
     # rrf = 1/61, 1/62, 1/63; passthrough rerank score = rrf / (1/61)
     assert [round(r["rrf_score"], 6) for r in rows] == [0.016393, 0.016129, 0.015873]
     assert [round(r["rerank_score"], 6) for r in rows] == [1.0, 0.983871, 0.968254]
-    # retained just now: recency 1.0 -> boost 1 + 0.2 * (1.0 - 0.5) = 1.1; no window, no proof: neutral
+    # retained just now: recency 1.0 -> boost 1 + 0.1 * (1.0 - 0.5) = 1.05; no window, no proof: neutral
     assert [r["recency"] for r in rows] == [pytest.approx(1.0, abs=1e-6)] * 3
     assert [(r["temporal_proximity"], r["proof"]) for r in rows] == [(None, 0.5)] * 3
-    assert [round(r["score"], 6) for r in rows] == [1.1, 1.082258, 1.065079]
+    assert [round(r["score"], 6) for r in rows] == [1.05, 1.033065, 1.016667]
     assert [r["rank"] for r in rows] == [1, 2, 3]
 
 
@@ -390,9 +390,9 @@ def test_client_recall_returns_typed_results_and_trace(client):
     response = client.recall("b", "Who leads Falcon?", trace=True, query_timestamp="2025-01-13T10:30:00Z")
     top = response.results[0]
     assert top.text == "Priya is the tech lead of Project Falcon."
-    # the top passthrough score is 1.0; recalled the moment it was said: recency 1.0, boost 1.1
+    # the top passthrough score is 1.0; recalled the moment it was said: recency 1.0, boost 1.05
     assert (top.rank, top.fact_type, top.scores.rerank, top.scores.recency) == (1, "world", 1.0, 1.0)
-    assert top.scores.final == pytest.approx(1.1)
+    assert top.scores.final == pytest.approx(1.05)
     assert top.scores.semantic_rank == 1 and top.scores.keyword_rank == 1
     assert top.mentioned_at.isoformat() == "2025-01-13T10:30:00+00:00"
     assert response.trace["query"] == "Who leads Falcon?"

@@ -320,9 +320,9 @@ def test_strategy_boosts_divide_ranks_and_add_a_bonus(db):
     assert by_id[c]["rrf_score"] == pytest.approx(1 / 63 + 1 / (60 + 1 / 8))  # high: rank divisor 8
     assert by_id[b]["rrf_score"] == pytest.approx(1 / 62)
     # + 0.5 after scoring for units the boosted arm found (recency: far future query -> 0.1 for all)
-    expected = by_id[c]["rerank_score"] * (1 + 0.2 * (0.1 - 0.5)) + 0.5
+    expected = by_id[c]["rerank_score"] * (1 + 0.1 * (0.1 - 0.5)) + 0.5
     assert by_id[c]["score"] == pytest.approx(expected)
-    assert by_id[b]["score"] == pytest.approx(by_id[b]["rerank_score"] * 0.92)
+    assert by_id[b]["score"] == pytest.approx(by_id[b]["rerank_score"] * 0.96)
 
 
 def test_unknown_strategy_tier_or_arm_is_an_error(db):

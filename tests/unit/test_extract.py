@@ -49,11 +49,15 @@ def test_fragments_join_a_clause_and_linked_sentences_stay_together():
     assert group_sentences(sentences) == [
         "Hey Mel! I went to the support group. It was powerful.", "Dogs run.", "Cats sleep.", "Birds sing.",
         "Fish swim."]  # fmt: skip
-    # a passage of up to three clauses is one fact; a passage of fragments is one fact as written
-    assert group_sentences(["Hi!", "I left.", "We won.", "They lost."]) == ["Hi! I left. We won. They lost."]
-    assert group_sentences(["Paid the deposit.", "The sofa comes December 2."]) == [
+    # a turn of up to three clauses is one fact; a passage of fragments is one fact as written
+    assert group_sentences(["Hi!", "I left.", "We won.", "They lost."], whole=True) == [
+        "Hi! I left. We won. They lost."]  # fmt: skip
+    assert group_sentences(["Paid the deposit.", "The sofa comes December 2."], whole=True) == [
         "Paid the deposit. The sofa comes December 2."]  # fmt: skip
-    assert group_sentences(["vienna!!", "6-7 aug"]) == ["vienna!! 6-7 aug"]
+    assert group_sentences(["Paid the deposit.", "The sofa comes December 2."]) == [
+        "Paid the deposit.", "The sofa comes December 2."]  # fmt: skip
+    assert group_sentences(["vienna!!", "6-7 aug"]) == group_sentences(["vienna!!", "6-7 aug"], whole=True) == [
+        "vienna!! 6-7 aug"]  # fmt: skip
     assert group_sentences([]) == []
 
 

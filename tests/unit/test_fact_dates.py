@@ -1,9 +1,10 @@
 """How the offline extractor dates a fact: the hand-labelled table (tests/unit/fact_date_cases) and the rules of
 hindsight_pl.temporal.facts (docs/retain.md, "Dates").
 
-A case is said at 12:00 UTC on its day, or at its ISO datetime; its days are read in the speaker's calendar (the
-offset of the datetime, UTC for a plain date), so the extractor runs with that offset as its time zone. The
-extractor's first fact gives the days (None, None when it has no date or there is no fact).
+A case is a chat message, retained as a turn of its speaker, said at 12:00 UTC on its day, or at its ISO
+datetime; its days are read in the speaker's calendar (the offset of the datetime, UTC for a plain date), so the
+extractor runs with that offset as its time zone. The extractor's first fact gives the days (None, None when it has
+no date or there is no fact).
 """
 
 from __future__ import annotations
@@ -37,11 +38,12 @@ def _zone(said: datetime) -> str:
 
 
 def dated(case: table.FactCase) -> tuple[str | None, str | None]:
-    """The days the extractor gives the case's first fact, in the speaker's calendar."""
+    """The days the extractor gives the case's first fact, in the speaker's calendar: the case is a chat message,
+    retained as a turn (with its speaker), as an agent retains what it hears."""
     said = datetime.fromisoformat(case.said)
     if said.tzinfo is None:
         said = said.replace(hour=12, tzinfo=UTC)
-    found = OfflineExtractor(time_zone=_zone(said)).extract([case.text], timestamp=said)
+    found = OfflineExtractor(time_zone=_zone(said)).extract([case.text], timestamp=said, speaker="User")
     if not found or found[0].occurred_start is None or found[0].occurred_end is None:
         return None, None
     local = said.tzinfo
