@@ -37,6 +37,7 @@ from rich.progress import Progress
 import hindsight_pg
 from hindsight_pg._inputs import load_locomo, locomo_path, normalise_evidence
 
+
 def relink(client: hindsight_pg.Client, banks: list[str]) -> None:
     """Judge every bank's update links again: drop its supersedes links and superseded_at, then link_updates."""
     for bank in banks:
@@ -102,7 +103,11 @@ class LongMemEval(Benchmark):
         self.questions = []
         self.banks = []
         for q in questions:
-            if q["question_id"] not in kept_out or q["question_id"].endswith("_abs") or q["question_type"] == longmemeval.SSA:
+            if (
+                q["question_id"] not in kept_out
+                or q["question_id"].endswith("_abs")
+                or q["question_type"] == longmemeval.SSA
+            ):
                 continue
             evidence = {t for t, _, turn, _ in longmemeval.turns(q, False) if turn.get("has_answer")}
             if not evidence:
@@ -186,8 +191,17 @@ def main() -> None:
             print(f"{name:<34} {cells}", flush=True)
     out = Path(args.output)
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"header": header(client.conn), "benchmarks": [b.name for b in benchmarks],
-                               "methods": {k: v for k, v in methods.items()}, "results": results}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "header": header(client.conn),
+                "benchmarks": [b.name for b in benchmarks],
+                "methods": {k: v for k, v in methods.items()},
+                "results": results,
+            },
+            indent=1,
+        )
+    )
     print(f"\nwritten to {out}")
 
 

@@ -18,7 +18,8 @@ Methods: the bank's default pipeline ("full") and each ablation, a change of the
                                            [--output bench/results/agent_memory.json] [--show-misses]
 
 Banks are named bench-agent-<conversation id> and reused when they hold one document per message of the same
-messages (their SHA-256 is kept in the bank's name: relabelling a question retains nothing again). Figures go to bench/results/agent_memory.json; bench/report.py
+messages (their SHA-256 is kept in the bank's name: relabelling a question retains nothing again). Figures go to
+bench/results/agent_memory_<split>.json; bench/report.py
 puts them in docs/. Tune on dev only; test is measured, never tuned on.
 """
 
@@ -42,6 +43,7 @@ import hindsight_pg
 
 SUITE = Path(__file__).resolve().parents[1] / "tests" / "data" / "agent_memory"
 KINDS = ["current", "past", "when", "recent", "who", "multi_hop", "preference", "fact"]
+
 
 @dataclass
 class Message:
@@ -113,8 +115,10 @@ def ensure_bank(client: hindsight_pg.Client, conv: Conversation, *, batch: bool 
     client.delete_bank(conv.bank)
     client.create_bank(conv.bank, name=name)
     started = time.perf_counter()
-    items = [{"content": m.text, "timestamp": m.date, "speaker": m.speaker, "document_id": m.id}
-             for m in retainable(conv.messages)]
+    items = [
+        {"content": m.text, "timestamp": m.date, "speaker": m.speaker, "document_id": m.id}
+        for m in retainable(conv.messages)
+    ]
     if batch:
         client.retain_batch(conv.bank, items)
     else:
@@ -188,8 +192,10 @@ def run(
                     rows.append((conv, question, score(ranked, question)))
                     if show_misses and name == "full" and ranked and ranked[0] not in question.answers:
                         at = [ranked.index(a) + 1 if a in ranked else None for a in question.answers]
-                        print(f"  miss {conv.id} {question.id} [{question.kind}] {question.text!r}: first {ranked[0]},"
-                              f" answers {question.answers} at {at}")
+                        print(
+                            f"  miss {conv.id} {question.id} [{question.kind}] {question.text!r}: first {ranked[0]},"
+                            f" answers {question.answers} at {at}"
+                        )
         finally:
             reset_config(client, banks, list(config))
         elapsed = time.perf_counter() - started
@@ -202,7 +208,8 @@ def run(
         o = results[name]["overall"]
         cf = "  -  " if o["current_first"] is None else f"{o['current_first']:.3f}"
         print(f"{name:<24} top-1 {o['top1']:.3f}  top-3 {o['top3']:.3f}  MRR {o['MRR']:.3f}  R@10 {o['R@10']:.3f}"
-              f"  current-first {cf} (n={o['current_first_n']})  {results[name]['ms_per_question']:.0f} ms/q")  # fmt: skip
+              f"  current-first {cf} (n={o['current_first_n']})"
+              f"  {results[name]['ms_per_question']:.0f} ms/q")  # fmt: skip
     print("\ntop-1 per kind")
     print(f"{'method':<24}" + "".join(f"{k:>11}" for k in KINDS))
     for name, result in results.items():
@@ -237,8 +244,18 @@ def main() -> None:
     results = run(client, conversations, methods, show_misses=args.show_misses)
     out = Path(args.output or f"bench/results/agent_memory_{args.split}.json")
     out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps({"header": header(client.conn), "split": args.split, "questions": questions,
-                               "conversations": [c.id for c in conversations], "results": results}, indent=1))
+    out.write_text(
+        json.dumps(
+            {
+                "header": header(client.conn),
+                "split": args.split,
+                "questions": questions,
+                "conversations": [c.id for c in conversations],
+                "results": results,
+            },
+            indent=1,
+        )
+    )
     print(f"\nwritten to {out}")
 
 

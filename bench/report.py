@@ -1,7 +1,8 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal,embeddings}.json, latency_1m.json and
-locomo_minilm.json (written by the benchmark scripts; a missing file leaves its part of the docs as it was) and writes
+Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal,embeddings,ablations,agent_memory_test,
+update_pairs}.json, latency_1m.json and locomo_minilm.json (written by the benchmark scripts; a missing file leaves
+its part of the docs as it was) and writes
 
 * docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
   "latency": {bank: {...}}, "retain": {...}, "providers": {...}, "meta": {script: header}};
@@ -45,7 +46,8 @@ LATENCY_ROWS = [
 
 def main() -> None:
     found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate", "temporal",
-                                            "embeddings")}  # fmt: skip
+                                            "embeddings", "ablations", "agent_memory_test",
+                                            "update_pairs")}  # fmt: skip
     summary_path = DOCS / "benchmarks.json"
     summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
     summary.setdefault("meta", {})
@@ -92,6 +94,18 @@ def main() -> None:
         summary["meta"]["temporal"] = temporal["header"]
         fill_tables(DOCS / "temporal.md", {"temporal pass": temporal_pass_table(temporal),
                                            "temporal speed": temporal_speed_table(temporal)})  # fmt: skip
+    if (ablations := found["ablations"]) is not None:
+        summary["ablations"] = ablations["results"]
+        summary["meta"]["ablations"] = ablations["header"]
+        tables["ablations"] = ablations_table(ablations)
+    if (suite := found["agent_memory_test"]) is not None:
+        summary["agent_memory"] = {"test": suite["results"]}
+        summary["meta"]["agent_memory"] = suite["header"]
+        tables["agent memory"] = agent_memory_table(suite)
+    if (pairs := found["update_pairs"]) is not None:
+        summary["update_pairs"] = {k: v for k, v in pairs.items() if k != "header"}
+        summary["meta"]["update_pairs"] = pairs["header"]
+        tables["update pairs"] = update_pairs_table(pairs)
     summary_path.write_text(json.dumps(summary, indent=1) + "\n")
     print(f"written {summary_path}")
     if tables:
@@ -126,6 +140,65 @@ def locomo_table(run: dict[str, Any]) -> str:
     lines.append("|---|" + "---|" * len(CATEGORIES))
     for name, result in run["results"].items():
         lines.append(f"| {name} | " + " | ".join(f"{result['by_category'][c]['R@10']:.3f}" for c in CATEGORIES) + " |")
+    return "\n".join(lines)
+
+
+def ablations_table(run: dict[str, Any]) -> str:
+    """Markdown: per method, each benchmark's figures (bench/ablations.py)."""
+    columns = [("LoCoMo dev (turn)", ["R@5", "R@10", "NDCG@10"]), ("LongMemEval held-out", ["R@5", "NDCG@10"]),
+               ("agent-memory dev", ["top1", "current_first"]),
+               ("agent-memory test", ["top1", "top3", "MRR", "current_first"])]  # fmt: skip
+    columns = [(b, keys) for b, keys in columns if b in run["benchmarks"]]
+    head = [f"{b.split(' (')[0].replace('agent-memory', 'suite')} {k.replace('current_first', 'current first')}"
+            for b, keys in columns for k in keys]  # fmt: skip
+    lines = ["| method | " + " | ".join(head) + " |", "|---|" + "---|" * len(head)]
+    full = run["results"]["full"]
+    for name, result in run["results"].items():
+        cells = []
+        for b, keys in columns:
+            for k in keys:
+                value, base = result[b][k], full[b][k]
+                mark = "" if name == "full" or value is None or abs(value - base) < 0.0005 else (
+                    " ▲" if value > base else " ▼")  # fmt: skip
+                cells.append("–" if value is None else f"{value:.3f}{mark}")
+        lines.append(f"| {'**full**' if name == 'full' else name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def agent_memory_table(run: dict[str, Any]) -> str:
+    """Markdown: the suite's figures per question kind for the full pipeline and without the reader."""
+    kinds = ["current", "past", "when", "recent", "who", "multi_hop", "preference", "fact"]
+    lines = [f"{run['questions']} questions of {len(run['conversations'])} conversations ({run['split']} split).", "",
+             "| method | top-1 | top-3 | MRR | R@10 | current first | "
+             + " | ".join(f"top-1 {k}" for k in kinds) + " |",
+             "|---|" + "---|" * (5 + len(kinds))]  # fmt: skip
+    for name, result in run["results"].items():
+        o = result["overall"]
+        cells = [f"{o[k]:.3f}" for k in ("top1", "top3", "MRR", "R@10")]
+        cells.append(f"{o['current_first']:.3f} ({o['current_first_n']})")
+        cells += [f"{result['by_kind'][k]['top1']:.3f}" for k in kinds]
+        lines.append(f"| {name} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def update_pairs_table(run: dict[str, Any]) -> str:
+    """Markdown: the labelled pair set, and the rule's and the judge's precision and recall on it."""
+    p = run["pairs"]
+    lines = [f"Pairs (revisions): written for training {p['train']['pairs']} ({p['train']['revisions']}), dev "
+             f"{p['dev']['pairs']} ({p['dev']['revisions']}), test {p['test']['pairs']} ({p['test']['revisions']}).",
+             "", "| decision | split | threshold | linked | precision | recall |",
+             "|---|---|---|---|---|---|"]  # fmt: skip
+    for split, m in run["rule"].items():
+        lines.append(f"| the rule alone | {split} | – | {m['linked']} | {m['precision']:.3f} | {m['recall']:.3f} |")
+    judge = run["judge"]
+    for split in ("dev (out of fold)", "test"):
+        for what in ("link", "move"):
+            m = judge[split][what]
+            lines.append(f"| rule, then judge ({what} threshold chosen on dev) | {split} | {m['threshold']:.3f} | "
+                         f"{m['linked']} | {m['precision']:.3f} | {m['recall']:.3f} |")  # fmt: skip
+    for m in judge["test, each threshold"]:
+        lines.append(f"| rule, then judge | test | {m['threshold']:.1f} | {m['linked']} | {m['precision']:.3f} | "
+                     f"{m['recall']:.3f} |")  # fmt: skip
     return "\n".join(lines)
 
 

@@ -32,7 +32,6 @@ import argparse
 import hashlib
 import json
 import re
-import sys
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -74,8 +73,16 @@ def training_pairs() -> list[Labelled]:
     for path in sorted((PAIRS / "train").glob("*.jsonl")):
         for line in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(line)
-            rows.append(Labelled(r["new"], r["old"], int(r["label"]), f"train:{path.stem}",
-                                 newer_agent=bool(AGENT.match(r["new"])), older_agent=bool(AGENT.match(r["old"]))))
+            rows.append(
+                Labelled(
+                    r["new"],
+                    r["old"],
+                    int(r["label"]),
+                    f"train:{path.stem}",
+                    newer_agent=bool(AGENT.match(r["new"])),
+                    older_agent=bool(AGENT.match(r["old"])),
+                )
+            )
     return rows  # fmt: skip
 
 
@@ -122,8 +129,15 @@ def matrix(rows: list[Labelled], embedder: LocalEmbedder) -> np.ndarray:
     """Each pair's features, one row a pair."""
     e = embedder.embed([r.newer for r in rows] + [r.older for r in rows])
     n = len(rows)
-    return np.asarray([updates.features(updates.Pair(r.newer, r.older, float(e[i] @ e[n + i]), r.days, r.newer_agent,
-                                                     r.older_agent)) for i, r in enumerate(rows)], dtype=np.float64)
+    return np.asarray(
+        [
+            updates.features(
+                updates.Pair(r.newer, r.older, float(e[i] @ e[n + i]), r.days, r.newer_agent, r.older_agent)
+            )
+            for i, r in enumerate(rows)
+        ],
+        dtype=np.float64,
+    )
 
 
 def threshold_at(y: np.ndarray, p: np.ndarray, precision: float) -> float:
@@ -214,7 +228,10 @@ def main() -> None:
         "chosen_on_dev": {"link_threshold": link, "move_threshold": move},
         "trained_on": {k: results["pairs"][k] for k in ("train", "dev")},
     }  # fmt: skip
-    print(f"\n== the rule, then the judge (C {c}): dev AUC {auc:.3f} (out of fold), test AUC {results['judge']['test_auc']:.3f}")
+    print(
+        f"\n== the rule, then the judge (C {c}): dev AUC {auc:.3f} (out of fold), "
+        f"test AUC {results['judge']['test_auc']:.3f}"
+    )
     for where in ("dev (out of fold)", "test"):
         for what in ("link", "move"):
             m = results["judge"][where][what]

@@ -285,7 +285,8 @@ def features(pair: Pair) -> list[float]:
 @lru_cache(maxsize=1)
 def judge_weights() -> dict[str, Any]:
     """The shipped judge (``update_judge.json``): the features' means and scales, their weights and the bias."""
-    return json.loads(JUDGE_FILE.read_text(encoding="utf-8"))
+    weights: dict[str, Any] = json.loads(JUDGE_FILE.read_text(encoding="utf-8"))
+    return weights
 
 
 def probability(pairs: Sequence[Pair]) -> list[float]:

@@ -11,7 +11,7 @@ from hindsight_pg._inputs import read_items
 from hindsight_pg.cli.examples import DEMO_QUESTIONS, EXAMPLE_CONVERSATION
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import agent_memory  # noqa: E402
+import agent_memory
 
 # what the first result of each demo question must say (hindsight_pg/data/team_chat.json)
 DEMO_ANSWERS = {
@@ -31,10 +31,12 @@ FLOOR_TOP3 = 0.0
 def test_the_demos_four_questions_answer_first(client: Client) -> None:
     client.create_bank("demo")
     client.retain_batch("demo", read_items(str(EXAMPLE_CONVERSATION)))
-    (asked,) = client.conn.execute("SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'").fetchone()
+    (asked,) = client.conn.execute(
+        "SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'"
+    ).fetchone()
     assert [q for _, q in DEMO_QUESTIONS] == list(DEMO_ANSWERS)
     firsts = {}
-    for question, answer in DEMO_ANSWERS.items():  # as `hindsight-pg demo` asks them
+    for question in DEMO_ANSWERS:  # as `hindsight-pg demo` asks them
         results = client.recall("demo", question, budget="mid", max_tokens=120, query_timestamp=asked).results
         firsts[question] = results[0].text
     assert all(answer in firsts[q] for q, answer in DEMO_ANSWERS.items()), firsts

@@ -8,11 +8,9 @@ import json
 import numpy as np
 import psycopg
 import pytest
-
 from typer.testing import CliRunner
 
 from hindsight_pg import Client, LocalReranker, cli
-
 from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
 from hindsight_pl import providers
 from hindsight_pl.errors import ProviderError

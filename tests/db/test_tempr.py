@@ -112,7 +112,8 @@ def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
 
 def test_time_scenario_window_march_to_may(client):
     # in the default configuration (the reader, retain's links), inside a window every in-window fact among the
-    # first 30 ranks above every out-of-window one; spreading along the temporal links reaches October, and must not lift it
+    # first 30 ranks above every out-of-window one; spreading along the temporal links reaches October, and must not
+    # lift it
     window = (datetime(2024, 3, 1, tzinfo=UTC), datetime(2024, 5, 31, 23, 59, 59, tzinfo=UTC))
     for bank_id, config in (("t", {}), ("a", {"reranker_provider": {"kind": "none"}, "window_first": False})):
         client.create_bank(bank_id, config=config)

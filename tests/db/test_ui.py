@@ -325,7 +325,9 @@ def test_the_playground_says_what_updates_win_moved(ui, client):
     # one moved below it, and the trace holds the move
     client.create_bank("u")
     client.retain("u", "Lena: A switch from Stripe to Adyen is planned for the checkout.", timestamp="2025-11-18")
-    client.retain("u", "Lena: Porto is cancelled, the checkout moved to Adyen instead of Stripe.", timestamp="2025-11-25")
+    client.retain(
+        "u", "Lena: Porto is cancelled, the checkout moved to Adyen instead of Stripe.", timestamp="2025-11-25"
+    )
     client.conn.execute("UPDATE hindsight.memory_links SET weight = 1 WHERE bank_id = 'u' AND link_type = 'supersedes'")
     response = client.recall("u", "A switch from Stripe to Adyen is planned for the checkout", trace=True,
                              query_timestamp="2025-11-28", max_tokens=1000)  # fmt: skip
@@ -339,4 +341,6 @@ def test_the_playground_says_what_updates_win_moved(ui, client):
     rows = {re.split(r" (?=moved (?:above|below) “)", row[1])[0]: row[1] for row in cells(page, "results")}
     assert "it supersedes that" in rows["Lena: Porto is cancelled, the checkout moved to Adyen instead of Stripe."]
     row = rows["Lena: A switch from Stripe to Adyen is planned for the checkout."]
-    assert row.endswith("moved below “Lena: Porto is cancelled, the checkout moved to Adyen inste…” (#1 → #2): superseded by it")
+    assert row.endswith(
+        "moved below “Lena: Porto is cancelled, the checkout moved to Adyen inste…” (#1 → #2): superseded by it"
+    )

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-import agent_memory  # noqa: E402
+import agent_memory
 
 
 @pytest.mark.parametrize("split", ["dev", "test"])
@@ -17,7 +17,7 @@ def test_the_suite_is_well_formed(split: str) -> None:
     for conv in conversations:
         ids = [m.id for m in conv.messages]
         assert len(set(ids)) == len(ids) and 100 <= len(ids) <= 300, conv.id
-        assert all(a.date < b.date for a, b in zip(conv.messages, conv.messages[1:])), conv.id
+        assert all(a.date < b.date for a, b in zip(conv.messages, conv.messages[1:], strict=False)), conv.id
         assert conv.asked_at > conv.messages[-1].date, conv.id
         known = set(ids)
         assert len(conv.questions) >= 30, conv.id

@@ -106,8 +106,12 @@ def test_the_shipped_judge_reads_the_features_this_module_computes() -> None:
 
 
 def test_the_rule_proposes_and_the_judge_weighs() -> None:
-    revision = Pair("Omar: Porto is cancelled, the team offsite moved to Valencia.",
-                    "Omar: The team offsite is booked in Porto for the first week of October.", 0.9, 18.0)
+    revision = Pair(
+        "Omar: Porto is cancelled, the team offsite moved to Valencia.",
+        "Omar: The team offsite is booked in Porto for the first week of October.",
+        0.9,
+        18.0,
+    )
     unrelated = Pair("Sofia: New order confirmation screen for Falcon is in Figma.",
                      "Maya: Priya is the tech lead for Falcon.", 0.88, 140.0)  # fmt: skip
     question = Pair("so where is the offsite now, porto still?", "Omar: The team offsite is booked in Porto.", 0.9)
@@ -117,8 +121,8 @@ def test_the_rule_proposes_and_the_judge_weighs() -> None:
     assert confidence[2] < confidence[0]  # a question about it revises less than a cancellation
     # the probability is the logistic of the standardised features' weighted sum
     judge = judge_weights()
-    z = judge["bias"] + sum(w * (v - m) / s for w, v, m, s in zip(judge["weights"], features(revision),
-                                                                   judge["mean"], judge["scale"], strict=True))  # fmt: skip
+    parts = zip(judge["weights"], features(revision), judge["mean"], judge["scale"], strict=True)
+    z = judge["bias"] + sum(w * (v - m) / s for w, v, m, s in parts)
     assert probability([revision])[0] == pytest.approx(1 / (1 + math.exp(-z)))
 
 
@@ -126,5 +130,6 @@ def test_features_read_a_turn_without_its_speaker() -> None:
     named = Pair("Maya: climbing moves to tuesdays", "Maya: climbing is mondays", 0.9, 3.0, False, False)
     bare = Pair("climbing moves to tuesdays", "climbing is mondays", 0.9, 3.0, False, False)
     assert features(named) == features(bare)
-    row = dict(zip(SCALAR_FEATURES, features(Pair("is the review still on the 12th?", "review on the 12th", 0.9))))
+    row = dict(zip(SCALAR_FEATURES, features(Pair("is the review still on the 12th?", "review on the 12th", 0.9)),
+                   strict=True))  # fmt: skip
     assert (row["question"], row["confirmation"], row["same_numbers"]) == (1.0, 1.0, 1.0)

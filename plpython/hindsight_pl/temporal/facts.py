@@ -107,7 +107,8 @@ def read_statement(text: str, atoms: list[Found], today: date) -> list[Found]:
 # pluperfect that puts the moved event in the past ("had been moved", "avait été reporté", "era stato rinviato")
 _MOVE_VERBS = {
     "en": r"\b(?:mov(?:ed|ing|es)|move|push(?:ed|ing)|postpon\w*|reschedul\w*|shift(?:ed|ing)|bump(?:ed|ing)|"
-    r"delay(?:ed|ing)|brought\b[^,.;:]{0,30}\bforward|pull(?:ed|ing)\b[^,.;:]{0,30}\bforward|put back|chang(?:ed|ing))\b",
+    r"delay(?:ed|ing)|brought\b[^,.;:]{0,30}\bforward|pull(?:ed|ing)\b[^,.;:]{0,30}\bforward|put back"
+    r"|chang(?:ed|ing))\b",
     "de": r"\b(?:verschoben|verschiebt|verschieben|verlegt|verlegen|vorgezogen|umgelegt|umgebucht|geändert)\b",
     "fr": r"\b(?:report|avanc|repouss|d[ée]plac|d[ée]cal|chang)(?:é|ée|és|ées|e|er)\b",
     "es": r"\b(?:cambi\w*|pospu\w*|aplaz\w*|adelant\w*|movid[oa]s?|movi[óo]|mueve|pas[óo]|trasladad\w*|retrasad\w*)\b",
@@ -125,7 +126,8 @@ _TO_BEFORE = {
 }
 _TO_BEFORE_RE = {lang: re.compile(p) for lang, p in _TO_BEFORE.items()}
 _INSTEAD_OF = re.compile(
-    r"(?:\binstead of|\brather than|\b(?:an)?statt(?: am| dem| des)?|\banstelle(?: des| vom)?|\bau lieu d(?:u|e la|e l'|e)"
+    r"(?:\binstead of|\brather than|\b(?:an)?statt(?: am| dem| des)?|\banstelle(?: des| vom)?"
+    r"|\bau lieu d(?:u|e la|e l'|e)"
     r"|\ben (?:vez|lugar) de(?:l)?|\binvece d(?:el|i|ella)|\banzich[ée]|而不是)\s*(?:the\s+|le\s+|el\s+|il\s+)?$"
 )
 # after the new date, words that say the moved event took place: "..., was gorgeous", "and it went fine", "war
@@ -145,7 +147,8 @@ def _moves(text: str, atoms: list[Found], lang: str) -> tuple[list[Found], dict[
     "The review moved from January 30 to February 4", "vom 12. auf den 19. März verschoben", "del 5 al 12 de
     octubre" after a verb that moves a date: the new date alone stays, read ahead (a move sets what is to come)
     unless the sentence says the moved event has happened (a pluperfect, or after the new date a past "was",
-    "went", "war", "c'était", "salió": "..., was gorgeous tho"). Returns the atoms kept and, by ``id``, the orientation of each new date."""
+    "went", "war", "c'était", "salió": "..., was gorgeous tho"). Returns the atoms kept and, by ``id``, the
+    orientation of each new date."""
     kept = [f for f in atoms if not _INSTEAD_OF.search(text, max(0, f.start - 24), f.start)]
     verbs = _MOVE_VERBS_RE.get("zh" if lang == "ja" else lang)
     to_before = _TO_BEFORE_RE.get("zh" if lang == "ja" else lang)

@@ -687,9 +687,7 @@ CASES = [
     FactCase("start date", "2025-12-03", "got the offer!! start date jan 12", "2026-01-12", "2026-01-12"),
     FactCase("start date", "2027-01-06", "Start date confirmed: February 15.", "2027-02-15", "2027-02-15"),
     # 23:30 in Chicago (05:30 UTC on 03-02): the local day is 03-01, so March 2 is the next day, not next year's.
-    FactCase(
-        "start date", "2026-03-01T23:30:00-06:00", "hr says my start date is march 2", "2026-03-02", "2026-03-02"
-    ),
+    FactCase("start date", "2026-03-01T23:30:00-06:00", "hr says my start date is march 2", "2026-03-02", "2026-03-02"),
     FactCase("start date", "2024-08-12", "my first day at the clinic is september 9", "2024-09-09", "2024-09-09"),
     FactCase("start date", "2025-06-30", "start date for the new job: aug 4, cant wait", "2025-08-04", "2025-08-04"),
     FactCase("start date", "2026-10-19", "official start date is the 2nd of november", "2026-11-02", "2026-11-02"),
