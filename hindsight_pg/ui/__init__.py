@@ -411,9 +411,7 @@ def _move(move: dict[str, Any], texts: dict[str, str]) -> str:
     it (or that it supersedes), or by the window rule."""
     places = f"(#{move['from']} → #{move['to']})"
     if move["by"] == "window":
-        return f"moved {'up' if move['in_window'] else 'down'} {places}: " + (
-            "dated in the time window" if move["in_window"] else "outside the time window"
-        )
+        return f"moved up {places}: dated in the time window"
     other = texts.get(move["next_to"], move["next_to"])
     other = other if len(other) <= 60 else other[:59] + "…"
     if move["to"] > move["from"]:

@@ -651,9 +651,7 @@ class OfflineExtractor:
         seen = {k.lower() for k in known}
         for index, chunk in enumerate(chunks):
             limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
-            for who, passage, is_turn in _blocks(chunk):
-                if not is_turn and speaker:  # the item's speaker said it: a turn of theirs, as "Name: text" is
-                    who, is_turn = speaker, True
+            for who, passage, is_turn in _blocks(chunk, speaker):
                 names = [*entities, *([who] if who else [])]
                 for group in group_sentences(split_sentences(passage), whole=is_turn):
                     if is_fact(group):
@@ -720,7 +718,7 @@ class VerbatimExtractor:
             said = chunk.strip()
             if not is_fact(said):
                 continue
-            turn = _TURN.match(said)
+            turn = None if speaker else _TURN.match(said)  # the item's speaker said all of it, "Updated: ..." too
             is_turn = bool(turn and len(turn.group("speaker").split()) <= 4)
             who = turn.group("speaker").strip() if turn and is_turn else speaker
             body = turn.group("said") if turn and is_turn else said
@@ -741,9 +739,15 @@ def _open_ended(start: datetime, end: datetime) -> bool:
     return end - start > 5 * _ONE_YEAR and not named_decade
 
 
-def _blocks(chunk: str) -> list[tuple[str | None, str, bool]]:
+def _blocks(chunk: str, speaker: str | None = None) -> list[tuple[str | None, str, bool]]:
     """(speaker, passage, is_turn) per block of a chunk: a line "Name: ..." opens a turn; other
-    lines continue the block before, until a blank line; prose blocks have no speaker."""
+    lines continue the block before, until a blank line; prose blocks have no speaker. With the item's
+    ``speaker``, every paragraph is a turn of theirs, a leading "Word:" included ("Updated: the trip is
+    in May" said by the assistant is the assistant's)."""
+    if speaker:
+        paragraphs = re.split(r"\n\s*\n", chunk)
+        return [(speaker, " ".join(line.strip() for line in p.splitlines() if line.strip()), True)
+                for p in paragraphs if p.strip()]  # fmt: skip
     blocks: list[tuple[str | None, list[str], bool]] = []
     closed = True
     for line in chunk.splitlines():

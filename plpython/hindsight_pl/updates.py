@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from . import signature
-from .temporal import chinese
+from .temporal import chinese, words
 
 JUDGE_FILE = Path(__file__).with_name("update_judge.json")
 
@@ -68,7 +68,7 @@ _STRONG_CUES = re.compile(
     r"|cut|tightened|revised) (?:it |them )?to"
     r"|stattdessen|nicht mehr|kein(?:e|en)? mehr|abgesagt|verschoben|verlegt"
     r"|finalement|plutôt|annulée?s?|reportée?s?|déplacée?s?|ne plus|n'est plus"
-    r"|en su lugar|al final|cancelad[oa]s?|pospuest[oa]s?|ya no"
+    r"|en su lugar|al final|cancelad[oa]s?|cancel[éeó]|cancelamos|pospuest[oa]s?|ya no"
     r"|invece|alla fine|annullat[oa]|rimandat[oa]|spostat[oa]|non più)\b",
     re.IGNORECASE,
 )
@@ -101,6 +101,15 @@ _STOP = frozenset(
 )
 
 
+# words of values rather than subjects: months, weekdays, currencies, units (English, German, French, Spanish,
+# Italian), from the query analyzer's vocabulary where it has one
+_VALUES = frozenset(
+    [*words.MONTH_NAMES, *words.WEEKDAY_NAMES, *words.MONTH_ABBREVIATIONS]
+    + """euro euros eur dollar dollars usd pound pounds gbp franc francs cent cents pence per hour hours minute
+    minutes percent km kg kilo kilos euro€ uhr heure heures hora horas ora ore""".split()
+)
+
+
 def body(text: str) -> str:
     """A fact's text without the leading "Name: " of a conversational turn."""
     return _SPEAKER.sub("", text, count=1)
@@ -112,13 +121,16 @@ def clauses(text: str) -> list[str]:
 
 
 def content_words(clause: str) -> set[str]:
-    """Case-folded content words of a clause, a plural or past -s/-ed/-ing cut off; Chinese as character pairs."""
+    """Case-folded content words of a clause, a plural or past -s/-ed/-ing cut off; Chinese as character pairs.
+    Values and cues name no subject: month and weekday names, currencies and units, and the revision cues'
+    own words ("cancelled", "moved") are left out ("Ana's dinner is cancelled" and "cancelled the dentist on March
+    3" share no subject)."""
     folded = unicodedata.normalize("NFKC", clause).casefold().replace("’", "'")
     words = set()
     for word in _WORD.findall(folded):
         if chinese.has_cjk(word):
             continue
-        if word in _STOP or len(word) < 3:
+        if word in _STOP or word in _VALUES or len(word) < 3 or _STRONG_CUES.fullmatch(word):
             continue
         words.add(_stem(word))
     for run in _CJK_RUN.findall(folded):

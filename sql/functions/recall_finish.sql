@@ -278,22 +278,32 @@ BEGIN
                                     AND l.link_type = 'supersedes'
                                     AND l.from_unit_id IN (SELECT c2.unit_id FROM unnest(candidates) c2))
                                      AS superseded_by,
-                                 -- what the rules after the scores did to it: updates-win moved it from its
-                                 -- place by score (next to the unit that supersedes it or that it supersedes),
-                                 -- the window rule from its place after updates-win; NULL when neither moved it
-                                 (SELECT jsonb_agg(m.move) FROM (VALUES
-                                     (CASE WHEN array_position(by_score, s.unit_id) <> array_position(after_updates, s.unit_id)
-                                           THEN jsonb_build_object('by', 'updates-win',
-                                               'from', array_position(by_score, s.unit_id),
-                                               'to', array_position(after_updates, s.unit_id),
-                                               'next_to', CASE WHEN array_position(after_updates, s.unit_id) > array_position(by_score, s.unit_id)
-                                                               THEN after_updates[array_position(after_updates, s.unit_id) - 1]
-                                                               ELSE after_updates[array_position(after_updates, s.unit_id) + 1] END) END),
-                                     (CASE WHEN array_position(after_updates, s.unit_id) <> array_position(after_window, s.unit_id)
-                                           THEN jsonb_build_object('by', 'window', 'from', array_position(after_updates, s.unit_id),
-                                               'to', array_position(after_window, s.unit_id),
-                                               'in_window', coalesce(c.temporal_proximity > 0, false)) END)) AS m(move)
-                                  WHERE m.move IS NOT NULL) AS moved,
+                                 -- what the rules after the scores did to it: updates-win moved it below the
+                                 -- update that supersedes it (or moved the update above it), the window rule
+                                 -- lifted it as dated in the window; NULL when neither did (a unit only
+                                 -- pushed down a place by another's move is not listed)
+                                 (SELECT jsonb_agg(m.move) FROM (
+                                     SELECT jsonb_build_object('by', 'updates-win',
+                                                'from', array_position(by_score, s.unit_id),
+                                                'to', array_position(after_updates, s.unit_id), 'next_to', o.other) AS move
+                                     FROM (SELECT CASE WHEN l.to_unit_id = s.unit_id THEN l.from_unit_id ELSE l.to_unit_id END
+                                                      AS other, l.to_unit_id = s.unit_id AS superseded
+                                           FROM hindsight.memory_links l
+                                           WHERE l.bank_id = bank AND l.link_type = 'supersedes'
+                                             AND l.weight >= (cfg->>'update_move_confidence')::float8
+                                             AND s.unit_id IN (l.from_unit_id, l.to_unit_id)
+                                             AND l.from_unit_id = ANY (after_updates) AND l.to_unit_id = ANY (after_updates)) o
+                                     WHERE array_position(by_score, s.unit_id) <> array_position(after_updates, s.unit_id)
+                                       AND (array_position(by_score, s.unit_id) < array_position(by_score, o.other))
+                                           = o.superseded
+                                       AND (array_position(after_updates, s.unit_id) > array_position(after_updates, o.other))
+                                           = o.superseded
+                                     UNION ALL
+                                     SELECT jsonb_build_object('by', 'window', 'from', array_position(after_updates, s.unit_id),
+                                                               'to', array_position(after_window, s.unit_id))
+                                     WHERE c.temporal_proximity > 0
+                                       AND array_position(after_window, s.unit_id) < array_position(after_updates, s.unit_id)
+                                     ) m) AS moved,
                                  -- the reader's own order among the candidates it read
                                  CASE WHEN s.rerank_raw IS NOT NULL THEN row_number() OVER (
                                      PARTITION BY s.rerank_raw IS NULL

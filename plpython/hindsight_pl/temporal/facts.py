@@ -132,9 +132,14 @@ _INSTEAD_OF = re.compile(
 )
 # after the new date, words that say the moved event took place: "..., was gorgeous", "and it went fine", "war
 # trotzdem super", "c'était génial", "y salió genial", "è andata benissimo"
+_GOOD = (
+    r"(?:\w+ )?(?:fine|great|good|well|lovely|gorgeous|amazing|perfect|fun|brilliant|ok|okay|super|toll|schön"
+    r"|gut|génial|bien|super|genial|bien|bene|benissimo|bellissim[oa])"
+)
 _HAPPENED = re.compile(
-    r"\b(?:was|were|went|turned out)\b|\b(?:war|waren|lief|liefen)\b|\b(?:c'était|était|s'est (?:bien )?passée?)"
-    r"|\b(?:salió|fue|estuvo)\b|\b(?:è stat[oa]|è andat[oa]|era|andata|andato)\b|(?:很顺利|挺好的|结束了)"
+    rf"\b(?:was|were|went|turned out)\s+{_GOOD}\b|\b(?:war|waren|lief|liefen)\s+{_GOOD}\b"
+    rf"|(?:c'était|s'est (?:bien )?passée?)\s*{_GOOD}?|\b(?:salió|fue|estuvo)\s+{_GOOD}\b"
+    rf"|\b(?:è stat[oa]|è andat[oa])\s+{_GOOD}\b|(?:很顺利|挺好的|结束了)"
 )
 _PLUPERFECT = re.compile(
     r"\bhad (?:been |got |gotten )?\w+|\bavai(?:t|ent) été\b|\b(?:era|erano) stat[oaie]\b|\bhabía(?:n)? sido\b"
@@ -163,11 +168,13 @@ def _moves(text: str, atoms: list[Found], lang: str) -> tuple[list[Found], dict[
         targets = [f for f in inside if to_before.search(text, max(sentence[0], f.start - 12), f.start)]
         if not targets:  # "we moved here in March": a move of house, not of a date
             continue
-        new = max(targets, key=lambda f: (f.start, f.end - f.start))
-        happened = _PLUPERFECT.search(text, *sentence) or _HAPPENED.search(text, new.end, sentence[1])
-        moved[id(new)] = PAST if happened else FUTURE
-        kept = [f for f in kept if not (sentence[0] <= f.start < sentence[1]) or new.start <= f.start < new.end
-                or f is new]  # fmt: skip
+        # the new date, a range too ("moved to April 2 to April 6"): the targets from the first on
+        first = min(t.start for t in targets)
+        new = [f for f in inside if f.start >= first]
+        happened = _PLUPERFECT.search(text, *sentence) or _HAPPENED.search(text, max(f.end for f in new), sentence[1])
+        for f in new:
+            moved[id(f)] = PAST if happened else FUTURE
+        kept = [f for f in kept if not (sentence[0] <= f.start < sentence[1]) or f.start >= first]
     return kept, moved
 
 
@@ -299,7 +306,7 @@ _EN_NOT_PAST_ED = set(
 # verbs that set a date for something else: "booked for June", "moved to Friday", "scheduled for Thursday"
 _PLANNING = (
     r"(?:schedul|reschedul|plann|book|mov|push|postpon|delay|set|confirm|announc|arrang|fix|slat|pencil|propos|"
-    r"invit|agre|decid|bump|shift|reserv|regist|enrol|ticket|sign\w* up)\w*"
+    r"invit|agre|decid|bump|shift|reserv|regist|enrol|ticket|sign\w* up|rebook|noted)\w*"
 )
 _EN_PRESENT = (
     "is are am isn't aren't do does don't doesn't has have can can't must needs wants hopes starts begins opens "
@@ -537,10 +544,12 @@ _HABITUAL_RE = {lang: re.compile(p) for lang, p in _HABITUAL.items()}
 # a planning or booking verb in the past, then the word that introduces what it set: "we booked the venue for June
 # 14", "got tickets for june 12", "j'ai pris rendez-vous pour le 3 mars", "me inscribí en la maratón del 1 de
 # diciembre", "ho prenotato il dentista per il 21 maggio": the date of what was planned (ahead, as a future tense)
-_PLANNING_BEFORE = {
-    lang: re.compile(rf"(?:\b|(?<=')){verbs}\b[^,.;:]*\b(?:{words_before})\b[^,.;:]{{0,40}}$")
-    for lang, verbs, words_before in [
+_PLANNING_BEFORE: dict[str, list[re.Pattern[str]]] = {}
+for _lang, _verbs, _before in [
         ("en", _PLANNING, "for|to|until|till"),
+        # "cancelled the dentist appointment on march 3": the appointment's day ("got cancelled on Monday": the day
+        # it was called off)
+        ("en", r"cancel\w*\s+(?:the|my|our|a|an|his|her|their|your)", "on|for"),
         ("fr", r"(?:pris|r[ée]serv|inscrit|book|achet|programm|fix|cal|planifi|pr[ée]vu|command)\w*",
          "pour|au|du|le|la"),
         ("es", r"(?:reserv|inscrib|inscrit|apunt|compr|program|agend|ped[íi]|saqu[ée]|sacamos|cog[íi])\w*",
@@ -548,8 +557,10 @@ _PLANNING_BEFORE = {
         ("it", r"(?:prenotat|pres[oaie]|iscritt|comprat|programmat|fissat|segnat|ordinat)\w*",
          "per|del|della|di|il"),
         ("de", r"(?:angemeldet|reserviert|gekauft|bestellt|gebucht|eingetragen)", "für|zum|zur|am|auf"),
-    ]
-}  # fmt: skip
+]:  # fmt: skip
+    _PLANNING_BEFORE.setdefault(_lang, []).append(
+        re.compile(rf"(?:\b|(?<=')){_verbs}\b[^,.;:]*\b(?:{_before})\b[^,.;:]{{0,40}}$")
+    )
 # a date's label that points ahead whatever verb came before: "HR confirmed my start date March 2"
 _DATE_LABEL_BEFORE = re.compile(
     r"\b(?:start(?:ing)? date|first day|last day|due date|deadline|go-live|starttermin|eintrittsdatum|erster tag"
@@ -584,14 +595,16 @@ def orientation(text: str, start: int, end: int, lang: str | None = None) -> str
     if _HABITUAL_RE[lang].search(text, *clause):
         return HABITUAL
     tags = [t for t in _tags(text, *clause, lang) if not start <= t[0] < end]
+    label = _DATE_LABEL_BEFORE.search(text, clause[0], start)
+    if label and not any(label.start() <= t[0] < start for t in tags):
+        return FUTURE  # "Accepted the offer, start date March 2": a start is to come, whatever came before
     before = [t for t in tags if t[0] < start]
     after = [t for t in tags if t[0] >= end]
     if before or after:
         position, tense = before[-1] if before else after[0]
         if tense == HABITUAL:
             return HABITUAL
-        planning = _PLANNING_BEFORE.get(lang)
-        if tense == PAST and planning is not None and planning.search(text[position:start]):
+        if tense == PAST and any(p.search(text[position:start]) for p in _PLANNING_BEFORE.get(lang, [])):
             return FUTURE  # "we booked the venue for June 14": the date of what was booked
         if tense == PAST and _DATE_LABEL_BEFORE.search(text, position, start):
             return FUTURE  # "confirmed my start date March 2": the start is to come
