@@ -69,7 +69,6 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "no graph arm": {"arms": [a for a in ARMS if a != "graph"]},
     "no temporal arm": {"arms": [a for a in ARMS if a != "temporal"]},
     "no updates-win": {"config": {"updates_win": "off"}},
-    "updates-win, every link moves": {"config": {"update_move_confidence": 0.0}},
     "updates-win, links of 0.8 or more move": {"config": {"update_move_confidence": 0.8}},
     "updates-win, updates among the first 10": {"config": {"update_reach": 10}},
     "no window-first": {"config": {"window_first": False}},

@@ -104,9 +104,13 @@ _STOP = frozenset(
 # words of values rather than subjects: months, weekdays, currencies, units (English, German, French, Spanish,
 # Italian), from the query analyzer's vocabulary where it has one
 _VALUES = frozenset(
-    [*words.MONTH_NAMES, *words.WEEKDAY_NAMES, *words.MONTH_ABBREVIATIONS]
-    + """euro euros eur dollar dollars usd pound pounds gbp franc francs cent cents pence per hour hours minute
-    minutes percent km kg kilo kilos euro€ uhr heure heures hora horas ora ore""".split()
+    [
+        *words.MONTH_NAMES,
+        *words.WEEKDAY_NAMES,
+        *words.MONTH_ABBREVIATIONS,
+        *"""euro euros eur dollar dollars usd pound pounds gbp franc francs cent cents pence per hour hours minute
+        minutes percent km kg kilo kilos uhr heure heures hora horas ora ore""".split(),
+    ]
 )
 
 

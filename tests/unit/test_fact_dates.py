@@ -110,7 +110,8 @@ def window(text: str, said: str) -> tuple[str, str] | None:
         # appointment's day, a trip noted, a move to a range
         ("2026-02-11", "Accepted the Contoso offer, start date March 2.", ("2026-03-02", "2026-03-02")),
         ("2026-04-20", "Rebooked the dentist for May 12.", ("2026-05-12", "2026-05-12")),
-        ("2026-02-25", "Cancelled the dentist appointment on march 3, I'll rebook later.", ("2026-03-03", "2026-03-03")),
+        ("2026-02-25", "Cancelled the dentist appointment on march 3, I'll rebook later.",
+         ("2026-03-03", "2026-03-03")),
         ("2026-01-05", "Great, I noted your Lisbon trip for March 12 to 16.", ("2026-03-12", "2026-03-16")),
         ("2026-01-26", "Lisbon trip moved to April 2 to April 6, the flights were cheaper.",
          ("2026-04-02", "2026-04-06")),
