@@ -23,9 +23,9 @@ DEMO_ANSWERS = {
 
 # The test split's top-1 and top-3 as this test measures them (each conversation retained in one call, the default
 # configuration with the packaged reader), less two points of margin (retain order and ties move them by about one):
-# measured top-1 0.000, top-3 0.000.
-FLOOR_TOP1 = 0.0
-FLOOR_TOP3 = 0.0
+# measured top-1 0.472, top-3 0.712 (163 questions; bench/agent_memory.py retains message by message: 0.479, 0.706).
+FLOOR_TOP1 = 0.45
+FLOOR_TOP3 = 0.69
 
 
 def test_the_demos_four_questions_answer_first(client: Client) -> None:
