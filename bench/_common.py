@@ -75,7 +75,7 @@ ABLATIONS: dict[str, dict[str, Any]] = {
     "window-first, every in-window unit": {"config": {"window_reach": 1000000}},
     "reader weight 0.85": {"config": {"reranker_weight": 0.85}},
     "no recency boost": {"config": {"recency_alpha": 0.0}},
-    "recency alpha 0.1": {"config": {"recency_alpha": 0.1}},
+    "recency alpha 0.2 (the old default)": {"config": {"recency_alpha": 0.2}},
     "no temporal boost": {"config": {"temporal_alpha": 0.0}},
     "no proof boost": {"config": {"proof_alpha": 0.0}},
     "semantic+keyword, no reader": {"arms": ["semantic", "keyword"], "config": NO_READER},
