@@ -10,7 +10,8 @@ older) pair the database has already found near each other (the newer unit's nea
   both were linked to is named in both clauses;
 * **a change** in that clause of the newer fact: a strong revision cue ("after all", "instead", "no longer",
   "cancelled", "moved to", "switched to", "replaced", "correction", ... in English, German, French, Spanish,
-  Italian and Chinese: one shared word is then enough); or other numbers in the two clauses
+  Italian and Chinese: one shared word is then enough, if the cue's own clause shares it); or other numbers in the
+  two clauses
   (``signature.signature``: digits, number words, amounts), with a close subject, a weak cue ("now",
   "currently", "actually") or a shared entity and one more word; or a weak cue with a close subject and a
   number only one clause states or a shared entity.
@@ -175,10 +176,10 @@ def revises(newer: str, older: str, shared_entities: Iterable[str] = ()) -> bool
     names = [n.casefold() for n in shared_entities if n and n.strip()]
     split = clauses(newer)
     # a clause with the one before it: "I've been meaning to check my follower count. I'm close to 1300 now."
-    new_clauses = [(c, content_words(c) | (content_words(split[i - 1]) if i else set()), _numbers(c))
+    new_clauses = [(c, content_words(c), content_words(c) | (content_words(split[i - 1]) if i else set()), _numbers(c))
                    for i, c in enumerate(split)]  # fmt: skip
     old_clauses = [(c, content_words(c), _numbers(c)) for c in clauses(older)]
-    for new_text, new_words, new_numbers in new_clauses:
+    for new_text, own_words, new_words, new_numbers in new_clauses:
         said = cue(new_text)
         if not said and not new_numbers:
             continue  # no cue and no number: nothing says the value changed
@@ -194,7 +195,10 @@ def revises(newer: str, older: str, shared_entities: Iterable[str] = ()) -> bool
             # both clauses
             close = shared >= 2 and shared >= 0.4 * min(len(new_words), len(old_words))
             named = any(_names(new_text, n) and _names(old_text, n) for n in names)
-            if said == "strong":  # one word in common is enough: "Porto is cancelled" / "booked in Porto"
+            # with a strong cue one word in common is enough when the cue's own clause shares it ("Porto is
+            # cancelled" / "booked in Porto"); a word only the clause before shares is not ("Falcon wireframes v1 are
+            # in Figma. Three steps instead of five." revises nothing about Falcon's tech lead)
+            if said == "strong" and (own_words & old_words or shared >= 2):
                 return True
             if other_numbers and (close or said == "weak" or (named and shared >= 2)):
                 return True
