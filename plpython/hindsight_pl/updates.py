@@ -43,7 +43,8 @@ from pathlib import Path
 from typing import Any
 
 from . import signature
-from .temporal import chinese, words
+from .temporal import chinese
+from .temporal import words as time_words
 
 JUDGE_FILE = Path(__file__).with_name("update_judge.json")
 
@@ -106,9 +107,9 @@ _STOP = frozenset(
 # Italian), from the query analyzer's vocabulary where it has one
 _VALUES = frozenset(
     [
-        *words.MONTH_NAMES,
-        *words.WEEKDAY_NAMES,
-        *words.MONTH_ABBREVIATIONS,
+        *time_words.MONTH_NAMES,
+        *time_words.WEEKDAY_NAMES,
+        *time_words.MONTH_ABBREVIATIONS,
         *"""euro euros eur dollar dollars usd pound pounds gbp franc francs cent cents pence per hour hours minute
         minutes percent km kg kilo kilos uhr heure heures hora horas ora ore""".split(),
     ]
