@@ -12,15 +12,16 @@ per question kind. For the "current" questions (the value now of something that 
 share of those where the answer and at least one message it replaced ("stale") are both recalled in which the
 answer ranks above every stale one.
 
-Methods: the bank's default pipeline ("full") and each ablation, a change of the banks' config for the run:
+Methods: the bank's default pipeline ("full") and each ablation of bench/_common.py's ABLATIONS (a change of the
+banks' config, or of recall's arms, for the run; bench/ablations.py runs the same on LoCoMo and LongMemEval too):
 
-    .venv/bin/python bench/agent_memory.py [--split dev|test|all] [--methods "full;no reader"]
-                                           [--output bench/results/agent_memory.json] [--show-misses]
+    .venv/bin/python bench/agent_memory.py [--split dev|test|all] [--methods "full;no reader"] [--rebuild]
+                                           [--output bench/results/agent_memory_<split>.json] [--show-misses]
 
 Banks are named bench-agent-<conversation id> and reused when they hold one document per message of the same
-messages (their SHA-256 is kept in the bank's name: relabelling a question retains nothing again). Figures go to
-bench/results/agent_memory_<split>.json; bench/report.py
-puts them in docs/. Tune on dev only; test is measured, never tuned on.
+messages (their SHA-256 is kept in the bank's name: relabelling a question retains nothing again; ``--rebuild``
+retains them again after a change to retain). Figures go to bench/results/agent_memory_<split>.json;
+bench/report.py puts the test split's in docs/. Tune on dev only; test is measured, never tuned on.
 """
 
 from __future__ import annotations
