@@ -1,8 +1,8 @@
 """Recall of a bank retained under 0.2.0, before ALTER EXTENSION UPDATE and after it (issue 31, point 8).
 
 The update changes recall only as docs/integrations.md ("Upgrades") says: the BM25 keyword arm, the reader,
-the calibrated passthrough and, under a time window, window_first and the recency boost. With the first four
-turned off by the bank's config (``OLD_RANKING``) a question without a time window recalls the same top 10
+the calibrated passthrough, the recency boost's alpha and, under a time window, window_first and the recency
+boost. With the first five turned off by the bank's config (``OLD_RANKING``) a question without a time window recalls the same top 10
 with the same scores; a window that holds no unit of the bank only no longer scales every score by the
 temporal boost of 0 (0.9); under a window that narrows the bank, the recency boost no longer counts. A bank
 of another model than all-MiniLM-L6-v2 keeps the cosine thresholds 0.2.0 gave it (the update pins them).
@@ -27,12 +27,14 @@ QUESTIONS = 26  # conv-26's first 26 questions (categories 1-4) whose evidence l
 # questions that name a period of the retained sessions (8 May to 15 July 2023), asked on 15 July 2023
 WINDOWED = ["What happened on 25 May 2023?", "What did Caroline and Melanie talk about in June 2023?"]
 # 0.3.0's new ranking turned off: keyword arm ts_rank_cd, no reader, the passthrough fused / best (the
-# calibrated passthrough with the fused score alone is 0.2.0's normalized one), no window-first order
+# calibrated passthrough with the fused score alone is 0.2.0's normalized one), no window-first order, the
+# recency boost of 0.2.0 (alpha 0.2)
 OLD_RANKING = {
     "keyword_backend": "native",
     "reranker_provider": {"kind": "none"},
     "passthrough_weights": {"rrf": 1, "semantic": 0, "keyword": 0, "temporal": 0},
     "window_first": False,
+    "recency_alpha": 0.2,
 }
 # the cosine thresholds of 0.2.0 (all-MiniLM-L6-v2's; 0.3.0's defaults are multilingual-e5-small's)
 THRESHOLDS_0_2_0 = {
