@@ -182,6 +182,19 @@ $$;
 COMMENT ON FUNCTION hindsight._rerank(text, text, text[]) IS
     'The PL/Python body of hindsight.rerank (which see).';
 
+CREATE OR REPLACE FUNCTION hindsight._unread(bank_id text, query text)
+RETURNS text
+LANGUAGE plpython3u
+SET citus.allow_nested_distributed_execution = on
+AS $$
+hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
+from hindsight_pl.pipeline import in_database
+return in_database.unread(plpy, GD, bank_id, query)
+$$;
+COMMENT ON FUNCTION hindsight._unread(text, text) IS
+    'Why the bank''s cross-encoder does not read query (no reader configured, a script it does not read, the '
+    'packaged reader missing), or NULL when it reads it: what recall''s trace gives as rerank.why_passthrough.';
+
 CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
 RETURNS float8[]
 LANGUAGE plpgsql

@@ -257,7 +257,11 @@ BEGIN
                 'passthrough', passthrough,
                 'candidates', coalesce(cardinality(candidates), 0),
                 'read', coalesce(cardinality(rerank_scores), 0),
-                'weight', CASE WHEN rerank_scores IS NOT NULL THEN cfg->'reranker_weight' END),
+                'weight', CASE WHEN rerank_scores IS NOT NULL THEN cfg->'reranker_weight' END,
+                -- why the passthrough alone ranked, when recall asked its reader (NULL when it read)
+                'why_passthrough', CASE WHEN read AND rerank_scores IS NULL AND state.query IS NOT NULL
+                                             AND cardinality(ranked) > 0
+                                        THEN hindsight._unread(bank, state.query) END),
             'scoring', jsonb_build_object(
                 'recency_function', cfg->'recency_function', 'query_timestamp', state.query_timestamp,
                 'alphas', jsonb_build_object('recency', cfg->'recency_alpha', 'temporal', cfg->'temporal_alpha',

@@ -281,6 +281,9 @@ def test_a_query_in_another_script_is_not_reranked_unless_the_reranker_is_multil
     assert methods(QUESTION) == ("cross-encoder", "cross-encoder")
     for query in ("卡罗琳研究了什么？", "Что изучала Кэролайн?"):
         assert methods(query) == ("passthrough:calibrated", "passthrough:calibrated"), query
+    (why,) = db.execute("SELECT hindsight.recall_json(%s, %s, trace => true)->'trace'->'rerank'->>'why_passthrough'",
+                        (bank, "卡罗琳研究了什么？")).fetchone()  # fmt: skip
+    assert "Latin script only" in why
     multilingual = {**english, "multilingual": True}
     db.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = %s",
                (json.dumps({"reranker_provider": multilingual}), bank))  # fmt: skip

