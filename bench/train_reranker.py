@@ -260,7 +260,8 @@ def main() -> None:
         model.train()
         means = {k: sum(v) / len(v) for k, v in per.items()}
         return sum(means.values()) / len(means), ", ".join(
-            [f"{k} NDCG@10 {v:.3f}" for k, v in sorted(means.items())] + [f"SQuAD MRR {mrr / len(squad_dev):.3f}"])
+            [f"{k} NDCG@10 {v:.3f}" for k, v in sorted(means.items())] + [f"SQuAD MRR {mrr / len(squad_dev):.3f}"]
+        )
 
     def save(path: Path) -> None:
         torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step, "best": best,
@@ -270,9 +271,12 @@ def main() -> None:
         passthrough = {}
         for q in dev:
             passthrough.setdefault(q["source"], []).append(
-                ndcg_by_document(q, [-float(c["boosted_rank"]) for c in q["candidates"]]))
-        say("dev, the passthrough's order: " + ", ".join(
-            f"{k} NDCG@10 {sum(v) / len(v):.3f}" for k, v in sorted(passthrough.items())))
+                ndcg_by_document(q, [-float(c["boosted_rank"]) for c in q["candidates"]])
+            )
+        say(
+            "dev, the passthrough's order: "
+            + ", ".join(f"{k} NDCG@10 {sum(v) / len(v):.3f}" for k, v in sorted(passthrough.items()))
+        )
         say(f"step 0 (the bi-encoder's weights): {evaluate()[1]}")
     model.train()
     deadline = time.perf_counter() + 60 * args.minutes if args.minutes else math.inf

@@ -2,9 +2,10 @@
 
 The update changes recall only as docs/integrations.md ("Upgrades") says: the BM25 keyword arm, the reader,
 the calibrated passthrough, the recency boost's alpha and, under a time window, window_first and the recency
-boost. With the first five turned off by the bank's config (``OLD_RANKING``) a question without a time window recalls the same top 10
-with the same scores; a window that holds no unit of the bank only no longer scales every score by the
-temporal boost of 0 (0.9); under a window that narrows the bank, the recency boost no longer counts. A bank
+boost. With the first five turned off by the bank's config (``OLD_RANKING``) a question without a time window
+recalls the same top 10 with the same scores; a window that holds no unit of the bank only no longer scales
+every score by the temporal boost of 0 (0.9); under a window that narrows the bank, the recency boost no longer
+counts. A bank
 of another model than all-MiniLM-L6-v2 keeps the cosine thresholds 0.2.0 gave it (the update pins them).
 """
 
