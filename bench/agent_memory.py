@@ -170,7 +170,8 @@ def recall_ranked(
     client: hindsight_pg.Client, conv: Conversation, question: Question, arms: list[str] | None = None
 ) -> list[str]:
     """The messages recall ranks for ``question`` (every packed result of a 4,096-token mid recall)."""
-    response = client.recall(conv.bank, question.text, query_timestamp=conv.asked_at, max_tokens=4096, arms=arms)
+    response = client.recall(conv.bank, question.text, query_timestamp=conv.asked_at, max_tokens=4096, arms=arms,
+                             max_results=None)  # fmt: skip
     return ranked_messages(response.results)
 
 

@@ -78,7 +78,8 @@ def run_model(dsn: str | None, model: str, data: dict[str, Any]) -> dict[str, An
         rows = []
         for q in data["questions"]:
             ranked = [r.metadata.get("memory_id") for r in client.recall(
-                bank, q["question"], max_tokens=100_000, query_timestamp=ASKED_AT, arms=arms).results]  # fmt: skip
+                bank, q["question"], max_tokens=100_000, query_timestamp=ASKED_AT, arms=arms, max_results=None,
+            ).results]  # fmt: skip
             answers = set(q["answers"])
             rows.append({"kind": q["kind"], **{f"R@{k}": len(answers & set(ranked[:k])) / len(answers)
                                                 for k in (1, 5, 10)}})  # fmt: skip

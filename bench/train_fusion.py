@@ -1,15 +1,15 @@
 """A fusion that is learned: a linear ranker over what recall has per candidate (bench/candidates.py's figures and
 the reader's logit), against the weighted RRF of the reader's rank and the boosted rank that recall_finish uses.
 
-Data: bench/candidates.py's files (LongMemEval's training questions, the agent-memory suite's dev split; never
-LoCoMo). The reader (``--reader``, the packaged one by default) scores each question's first ``--read``
-candidates by boosted rank, as recall's stage reads them; its logits are kept beside the candidates
-(``<source>.reader-<name>.json``) and reused.
+Data: bench/candidates.py's files (LongMemEval's training questions, QMSum's training meetings, the agent-memory
+suite's dev split; never LoCoMo). The reader (``--reader``, the packaged one by default) scores each question's
+first ``--read`` candidates by boosted rank, as recall's stage reads them; its logits are kept beside the
+candidates (``<source>.reader-<name>.json``) and reused.
 
 Model: score = w · features, trained listwise (a softmax over a question's candidates against its relevant ones,
 ListNet's top-one form: Cao et al., "Learning to Rank: From Pairwise Approach to Listwise Approach", ICML 2007)
 with an L2 penalty, by L-BFGS. Validation: leave one group out (a suite conversation; LongMemEval's questions
-in 5 folds), every figure measured on the questions the fold's model never saw.
+and QMSum's meetings in 5 folds each), every figure measured on the questions the fold's model never saw.
 
 Figures (per source, by message/turn: a document's several units count once, where it first ranks): top-1,
 top-3, MRR, R@5, R@10, NDCG@10 for the boosted passthrough alone, the reader alone over the first ``--read``, the
@@ -33,6 +33,7 @@ import numpy as np
 from _common import header_line
 
 ROOT = Path(__file__).resolve().parents[1]
+SOURCES = ("lme", "qmsum", "suite")
 RRF_K = 60.0
 READER_WEIGHT = 0.7
 # what the ranker reads of a candidate (every one computable in recall_finish)
@@ -158,10 +159,14 @@ def fit(data: list[tuple[np.ndarray, np.ndarray]], l2: float) -> tuple[np.ndarra
 
 
 def folds(questions: list[dict[str, Any]]) -> list[set[str]]:
-    """Groups held out together: a suite conversation each; LongMemEval's questions in 5 folds."""
+    """Groups held out together: a suite conversation each; LongMemEval's questions and QMSum's meetings in 5
+    folds each."""
     suite = sorted({q["group"] for q in questions if q["source"] == "suite"})
-    lme = sorted({q["group"] for q in questions if q["source"] == "lme"})
-    return [{g} for g in suite] + [set(lme[i::5]) for i in range(5) if lme[i::5]]
+    held = [{g} for g in suite]
+    for source in ("lme", "qmsum"):
+        groups = sorted({q["group"] for q in questions if q["source"] == source})
+        held += [set(groups[i::5]) for i in range(5) if groups[i::5]]
+    return held
 
 
 def main() -> None:
@@ -175,7 +180,7 @@ def main() -> None:
     folder = Path(args.candidates)
     print(header_line())
     questions = []
-    for source in ("lme", "suite"):
+    for source in SOURCES:
         found = [q for q in load(folder, source) if any(c["relevant"] for c in q["candidates"])]
         reader_logits(found, folder, source, args.reader, args.read)
         questions += found
@@ -196,7 +201,7 @@ def main() -> None:
         f"RRF (weight {READER_WEIGHT})": rrf_scores,
         "learned": lambda q: learned[q["question_id"]],
     }  # fmt: skip
-    for source in ("lme", "suite"):
+    for source in SOURCES:
         chosen = [q for q in questions if q["source"] == source]
         if not chosen:
             continue

@@ -190,21 +190,41 @@ def _read_retried(method: Callable[..., T]) -> Callable[..., T]:
     return run
 
 
-def _names(value: str | Iterable[str] | None, what: str) -> list[str] | None:
-    """A list of strings from a list, or from one string (never its characters)."""
+def _names(value: Iterable[str] | None, what: str) -> list[str] | None:
+    """A list of strings from a list (or any iterable of strings but a string itself: ``tags="trip"`` is refused,
+    naming ``what``, rather than read as its characters or guessed to be one name)."""
     if value is None:
         return None
-    if isinstance(value, str):
-        return [value]
+    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
+        raise InvalidInputError(f"{what} must be a list of strings, not {type(value).__name__} {value!r}",
+                                hint=f'Give a list, e.g. {what.split(": ")[-1]}=["{value}"].')  # fmt: skip
     names = list(value)
     if not all(isinstance(v, str) for v in names):
         raise InvalidInputError(f"{what} must be strings, got {names!r}")
     return names
 
 
+def _typed(value: Any, kind: type | tuple[type, ...], what: str, *, optional: bool = False) -> Any:
+    """``value`` when it is a ``kind`` (None too with ``optional``; a bool is no int), else InvalidInputError naming
+    ``what`` before any work."""
+    kinds = kind if isinstance(kind, tuple) else (kind,)
+    if (value is None and optional) or (
+        isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
+    ):
+        return value
+    names = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
+    raise InvalidInputError(f"{what} must be {names}, not {type(value).__name__} {value!r}")
+
+
 def _utc(value: datetime | str | None, what: str) -> datetime | None:
+    """``value`` (a datetime, or an ISO 8601 string) in UTC; naive ones are UTC. A number is refused: epoch seconds
+    and milliseconds look alike (``datetime.fromtimestamp(seconds, UTC)`` says which)."""
     if value is None:
         return None
+    if not isinstance(value, datetime | str):
+        raise InvalidInputError(f"{what}: a timestamp must be a datetime or an ISO 8601 string, not "
+                                f"{type(value).__name__} {value!r}",
+                                hint="For epoch seconds: datetime.fromtimestamp(seconds, timezone.utc).")  # fmt: skip
     if isinstance(value, str):
         try:
             value = datetime.fromisoformat(value)
@@ -477,6 +497,11 @@ class Client:
         punctuation-only content, a bad timestamp or update mode, and
         :class:`ExtractionError` when the LLM extractor fails.
         """
+        _typed(bank_id, str, "bank_id")
+        if isinstance(items, str | bytes | Mapping | MemoryItem) or not isinstance(items, Iterable):
+            raise InvalidInputError(f"items must be a list of items, not {type(items).__name__}",
+                                    hint="Retain one item with client.retain(bank_id, content), or give a list: "
+                                         "retain_batch(bank_id, [item, ...]).")  # fmt: skip
         items = list(items)
         with _errors():
             limits.check_count("items", "the call", len(items))  # before any item is read
@@ -687,9 +712,11 @@ class Client:
         arms: Sequence[str] | None = None,
         passthrough: str = "calibrated",
         prefer_observations: bool = False,
+        max_results: int | None = DEFAULT_MAX_RESULTS,
         trace: bool = False,
     ) -> RecallResponse:
-        """Recall the memories of a bank that answer ``query``, best first, within ``max_tokens``.
+        """Recall the memories of a bank that answer ``query``, best first, within ``max_tokens``: the best
+        ``max_results`` packed results (10, as ``hindsight.recall`` gives; None: every packed result).
 
         Embeds the query and runs ``hindsight.recall`` (docs/recall.md describes
         every stage). ``budget`` is low | mid | high (100 / 300 / 1000 candidates
@@ -707,6 +734,12 @@ class Client:
         Raises :class:`BankNotFoundError` (naming the bank) and
         :class:`InvalidInputError` for a bad argument or query.
         """
+        _typed(bank_id, str, "bank_id")
+        _typed(query, str, "query")
+        _typed(budget, str, "budget")
+        _typed(max_tokens, int, "max_tokens")
+        _typed(max_results, int, "max_results", optional=True)
+        _typed(cap_per_source, int, "cap_per_source", optional=True)
         window = None
         if temporal_window is not None:
             start, end = (_utc(v, "temporal_window") for v in temporal_window)
@@ -716,6 +749,7 @@ class Client:
             "tags_match": tags_match, "query_timestamp": _utc(query_timestamp, "query_timestamp"), "trace": trace,
             "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
+            "max_results": max_results,
         }  # fmt: skip
         with _errors():
             found = recalling.recall(

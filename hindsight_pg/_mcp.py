@@ -181,12 +181,13 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         the same day, "said 2025-02-26" for an undated one; "said", "about_start", "about_end" as ISO 8601
         times), context, score and id."""
         with serialised():
-            response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags)
+            response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags,
+                                       max_results=limit)  # fmt: skip
             zone = bank_time_zone(client(), bank_id)
         return [
             {"rank": r.rank, "text": r.text, **dates(r.mentioned_at, r.occurred_start, r.occurred_end, zone),
              "context": r.context, "score": round(r.scores.final, 4), "id": str(r.id)}
-            for r in response.results[:limit]
+            for r in response.results
         ]  # fmt: skip
 
     @server.tool()

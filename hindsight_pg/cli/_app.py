@@ -15,7 +15,7 @@ from typer.models import CommandFunctionType
 from hindsight_pl import __version__
 
 from .._client import Client, connect
-from .._errors import HindsightError
+from .._errors import BankNotFoundError, HindsightError
 from . import _render as render
 
 # Click's plain help, not rich's: paragraphs are rewrapped to the terminal (no hard breaks inside a
@@ -144,6 +144,10 @@ def main() -> None:
     try:
         app()
     except HindsightError as exc:
+        if isinstance(exc, BankNotFoundError):  # the driver's hint names a Python call; say the commands
+            exc.hint = (
+                "Retain into it (hindsight-pg retain BANK FILE creates it), or hindsight-pg config BANK --create."
+            )
         render.err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         sys.exit(1)
     except KeyboardInterrupt:

@@ -114,11 +114,10 @@ def recall(
             tags_match=tags_match,
             query_timestamp=render.at(at),
             prefer_observations=prefer_observations,
+            max_results=limit or None,
             trace=trace,
         )
         zone = bank_time_zone(client, bank)
-    if limit > 0:
-        response = dataclasses.replace(response, results=response.results[:limit])
     if as_json:
         shown = dataclasses.asdict(response)
         for result, r in zip(shown["results"], response.results, strict=True):

@@ -227,7 +227,8 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                     raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
                 max_tokens = int(tokens)
                 response = c.recall(bank_id, query, budget=budget, max_tokens=max_tokens, types=types or None,
-                                    tags=tags, query_timestamp=as_of, temporal_window=window, trace=True)  # fmt: skip
+                                    tags=tags, query_timestamp=as_of, temporal_window=window, max_results=None,
+                                    trace=True)  # fmt: skip
                 zone = bank_time_zone(c, bank_id)
                 sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, as_of, window)
         rows, dropped = _explain(response, zone) if response is not None else ([], [])

@@ -75,8 +75,8 @@ def test_errors_print_one_line_and_exit_1(db, dsn, monkeypatch, capsys):
         cli.main()
     assert info.value.code == 1
     assert capsys.readouterr().err.strip().splitlines() == [
-        'error: unknown bank "ghost" (hint: Create it first: client.create_bank(bank_id), or hindsight-pg config BANK'
-        " --create.)"
+        'error: unknown bank "ghost" (hint: Retain into it (hindsight-pg retain BANK FILE creates it), or hindsight-pg'
+        " config BANK --create.)"
     ]
     db.execute("SELECT hindsight.create_bank('real')")
     monkeypatch.setattr(sys, "argv", ["hindsight-pg", "recall", "real", "anything", "--budget", "huge"])

@@ -164,7 +164,7 @@ def test_the_reader_lifts_the_answer_the_passthrough_ranks_low(db, client, weeke
     # the driver's own reader gives the same order
     db.execute("UPDATE hindsight.banks SET config = config - 'reranker_provider' WHERE bank_id = %s", (weekend,))
     driver = Client(db, reranker=LocalReranker(providers.READER)).recall(
-        weekend, UNWIND, query_timestamp="2025-12-19", max_tokens=100000
+        weekend, UNWIND, query_timestamp="2025-12-19", max_tokens=100000, max_results=None
     )
     assert [r.text for r in driver.results] == with_reader
 

@@ -251,7 +251,8 @@ def test_max_results_keeps_the_best_ten_by_default(db):
     assert [r["id"] for r in doc["results"]] == [str(r["id"]) for r in every[:4]]
     (doc,) = db.execute("SELECT hindsight.recall_json('b', 'zzzz', %s::vector)", (str(vec(d0=1)),)).fetchone()
     assert len(doc["results"]) == 10
-    # the driver gives every packed result, on either of its paths (recall_json, or its own reader's scores)
+    # the driver gives the best 10 as SQL does, or every packed result, on either of its paths (recall_json, or its
+    # own reader's scores)
     from hindsight_pg import Client
 
     class Passthrough:
@@ -261,8 +262,11 @@ def test_max_results_keeps_the_best_ten_by_default(db):
             return [0.5] * len(texts)
 
     for reranker in (None, Passthrough()):
-        found = Client(db, reranker=reranker).recall("b", "zzzz")
-        assert len(found.results) == 14, reranker
+        driver = Client(db, reranker=reranker)
+        all_packed = [r.id for r in driver.recall("b", "zzzz", max_results=None).results]
+        assert len(all_packed) == 14, reranker
+        assert [r.id for r in driver.recall("b", "zzzz").results] == all_packed[:10], reranker
+        assert len(driver.recall("b", "zzzz", max_results=0).results) == 0, reranker
 
 
 def test_the_interfaces_take_sql_recalls_default_number_of_results(db):

@@ -26,12 +26,21 @@ def test_an_unusable_server_home_is_a_server_error():
         EmbeddedServer("/proc/nope").ensure_running()
 
 
-def test_a_string_is_one_name_not_its_characters(client, db):
+def test_a_string_where_a_list_belongs_is_refused_not_read_as_its_characters(client, db):
     client.create_bank("b")
-    client.retain("b", "Bob fixed the build.", entities="Bob", tags="ci")
+    with pytest.raises(InvalidInputError, match=r"item 0: tags must be a list of strings, not str 'ci'") as raised:
+        client.retain("b", "Bob fixed the build.", entities=["Bob"], tags="ci")
+    assert raised.value.hint == 'Give a list, e.g. tags=["ci"].'
+    with pytest.raises(InvalidInputError, match="item 0: entities must be a list of strings, not str 'Bob'"):
+        client.retain("b", "Bob fixed the build.", entities="Bob")
+    assert db.execute("SELECT count(*) FROM hindsight.memory_units").fetchone() == (0,)  # nothing was written
+    client.retain("b", "Bob fixed the build.", entities=["Bob"], tags=["ci"])
     assert db.execute("SELECT canonical_name FROM hindsight.entities").fetchall() == [("Bob",)]
     assert db.execute("SELECT tags FROM hindsight.memory_units").fetchone() == (["ci"],)
-    response = client.recall("b", "Who fixed the build?", types="world", tags="ci")
+    for name, value in (("types", "world"), ("tags", "ci"), ("arms", "semantic")):
+        with pytest.raises(InvalidInputError, match=f"{name} must be a list of strings, not str"):
+            client.recall("b", "Who fixed the build?", **{name: value})
+    response = client.recall("b", "Who fixed the build?", types=["world"], tags=("ci",))
     assert [r.text for r in response.results] == ["Bob fixed the build."]
     with pytest.raises(InvalidInputError, match="entities must be strings"):
         client.retain("b", "Numbers.", entities=[1, 2])

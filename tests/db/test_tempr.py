@@ -154,14 +154,16 @@ def test_an_in_window_unit_past_window_reach_keeps_its_rank(client):
         client.conn.execute("UPDATE hindsight.banks SET config = config || %s WHERE bank_id = 'r'",
                             (json.dumps({"window_reach": reach}),))  # fmt: skip
         results = client.recall("r", "Which printer was replaced by a laser printer?", temporal_window=window,
-                                query_timestamp="2024-07-01T00:00:00Z", max_tokens=100_000).results  # fmt: skip
+                                query_timestamp="2024-07-01T00:00:00Z", max_tokens=100_000,
+                                max_results=None).results  # fmt: skip
         return next(r.rank for r in results if r.text.startswith("The printer on floor 3 was replaced"))
 
     assert answer_rank(30) <= 31  # at most the 30 first notes above it
     assert answer_rank(1_000_000) == 41  # every in-window note above it
     # the trace says which units the window rule lifted, from where to where; the answer it did not lift
     traced = client.recall("r", "Which printer was replaced by a laser printer?", temporal_window=window,
-                           query_timestamp="2024-07-01T00:00:00Z", max_tokens=100_000, trace=True)  # fmt: skip
+                           query_timestamp="2024-07-01T00:00:00Z", max_tokens=100_000, max_results=None,
+                           trace=True)  # fmt: skip
     moves = {r["id"]: r["moved"] for r in traced.trace["scoring"]["results"]}
     answer = next(r for r in traced.results if r.text.startswith("The printer on floor 3 was replaced"))
     lifted = [m[0] for m in moves.values() if m]

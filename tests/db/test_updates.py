@@ -225,14 +225,14 @@ def test_a_link_never_moves_a_unit_of_the_first_three_below_one_past_the_thirtie
     retain_chains(client, "g", [Chain(messages, "", "", [])])
     client.retain("g", "Rosa: The parking garage code changed to 7391 today.", timestamp="2025-03-05T12:00:00Z")
     ranked = client.recall("g", "What is the parking garage code now?", query_timestamp="2025-03-06",
-                           max_tokens=100_000).results  # fmt: skip
+                           max_tokens=100_000, max_results=None).results  # fmt: skip
     top, low = ranked[0], ranked[35]
     client.conn.execute(
         "INSERT INTO hindsight.memory_links (bank_id, from_unit_id, to_unit_id, link_type, weight)"
         " VALUES ('g', %s, %s, 'supersedes', 0.99) ON CONFLICT (bank_id, from_unit_id, to_unit_id, link_type)"
         " DO UPDATE SET weight = 0.99", (low.id, top.id))  # fmt: skip
     again = client.recall("g", "What is the parking garage code now?", query_timestamp="2025-03-06",
-                          max_tokens=100_000).results  # fmt: skip
+                          max_tokens=100_000, max_results=None).results  # fmt: skip
     assert again[0].id == top.id and again[35].id == low.id
     # the same link from a unit ranked within 30 moves the superseded one below it
     near = ranked[5]

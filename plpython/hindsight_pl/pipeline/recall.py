@@ -31,7 +31,7 @@ FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations"
 DEFAULTS: dict[str, Any] = {
     "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
     "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
-    "passthrough": "calibrated", "prefer_observations": False,
+    "passthrough": "calibrated", "prefer_observations": False, "max_results": 10,
 }  # fmt: skip
 
 
@@ -43,9 +43,8 @@ def _named(arguments: dict[str, str], first: int) -> str:
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
-    + ", max_results => NULL) AS response"
-)  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank; every packed result,
-# as the reader's path (FINISH) gives
+    + f", max_results => ${4 + len(CANDIDATE_ARGUMENTS) + len(FINISH_ARGUMENTS)}::int) AS response"
+)  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
 CANDIDATES = (
     "WITH s AS MATERIALIZED (SELECT hindsight.recall_candidates(bank_id => $1::text, query => $2::text,"
     " query_embedding => $3::vector, " + _named(CANDIDATE_ARGUMENTS, 4) + ") AS state)"
@@ -60,6 +59,8 @@ FINISH = (
     " (array_agg(f.trace) FILTER (WHERE f.rank = 1))[1]::text AS trace"
     " FROM hindsight.recall_finish(state => $1::hindsight.recall_state, rerank_scores => $2::float8[],"
     " passthrough => $3::text, prefer_observations => $4::bool) AS f"
+    # the best max_results ($5, checked as hindsight.recall checks it; NULL: every packed result)
+    " WHERE f.rank <= coalesce(hindsight._max_results($5::int), f.rank)"
 )
 
 
@@ -80,8 +81,9 @@ def recall(
 ) -> dict[str, Any]:
     """Recall ``query`` from the bank: ``{"results": [rows of hindsight.recall as JSON objects, best
     first], "trace": {...} or None}``. ``arguments`` are those of :data:`CANDIDATE_ARGUMENTS` and
-    :data:`FINISH_ARGUMENTS` (defaults :data:`DEFAULTS`; times and the window as the database reads
-    them). The query is cleaned first. ``embedder`` (``kind="query"``) embeds the query here, or the one
+    :data:`FINISH_ARGUMENTS`, and ``max_results`` (the best 10 packed results; None: every one), defaults
+    :data:`DEFAULTS` (times and the window as the database reads them). The query is cleaned first.
+    ``embedder`` (``kind="query"``) embeds the query here, or the one
     ``embedder_of_config(bank config)`` gives (chosen from the config this call reads anyway: no extra round
     trip), else the database does; ``reranker`` scores the candidates here when it reads the query's script
     (:func:`hindsight_pl.providers.reads`), else the bank's cross-encoder does (under the same rule).
@@ -106,7 +108,7 @@ def recall(
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None and not blank else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
     if blank or reranker is None or not reads(reranker, query):
-        row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS))
+        row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS), given["max_results"])
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
     found = one(db, CANDIDATES, *head, given["passthrough"])
@@ -114,7 +116,8 @@ def recall(
     scores = None
     if found["texts"]:
         scores = [float(x) for x in reranker.rerank(query, found["texts"])]
-    finished = one(db, FINISH, found["state"], scores, given["passthrough"], given["prefer_observations"])
+    finished = one(db, FINISH, found["state"], scores, given["passthrough"], given["prefer_observations"],
+                   given["max_results"])  # fmt: skip
     assert finished is not None  # an aggregate: always one row
     trace = json.loads(finished["trace"]) if finished["trace"] else None
     return {"results": json.loads(finished["results"]), "trace": trace}
