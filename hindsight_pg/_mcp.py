@@ -175,6 +175,13 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         ] = "mid",
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
         limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
+        as_of: Annotated[
+            str | None,
+            Field(
+                description="When the question is asked, ISO 8601 (default: now): 'last week', 'recently' and "
+                "'now' are read from it, and recency counts back from it."
+            ),
+        ] = None,
     ) -> list[dict[str, Any]]:
         """Find the memories of a bank that answer a query, best first. Each has its text, its dates ("when":
         "said 2025-02-26, about 2025-04-01" for a memory said one day about another, one date when they are
@@ -182,7 +189,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         times), context, score and id."""
         with serialised():
             response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags,
-                                       max_results=limit)  # fmt: skip
+                                       max_results=limit, query_timestamp=as_of)  # fmt: skip
             zone = bank_time_zone(client(), bank_id)
         return [
             {"rank": r.rank, "text": r.text, **dates(r.mentioned_at, r.occurred_start, r.occurred_end, zone),

@@ -50,13 +50,17 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
                                            "entities": ["Priya"], "timestamp": "2025-01-13T10:30:00Z"})  # fmt: skip
             await mcp.call_tool("retain", {"bank_id": "agent", "content": "Tom goes bouldering on Saturdays."})
             recalled = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
+            asked = {"bank_id": "agent", "query": "Bouldering, or anything else last week?"}
+            as_of = [await mcp.call_tool("recall", {**asked, **extra}) for extra in ({}, {"as_of": "2025-01-20"})]
+            bad_as_of = await mcp.call_tool("recall", {**asked, "as_of": "next tuesday"})
             entities = await mcp.call_tool("list_entities", {"bank_id": "agent"})
             missing = await mcp.call_tool("recall", {"bank_id": "nowhere", "query": "anything"})
             too_long = await mcp.call_tool("recall", {"bank_id": "agent", "query": "x" * 2001})
             longest = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon? " * 111})
             reflected = await mcp.call_tool("reflect", {"bank_id": "agent", "query": "Who leads Falcon?"})
             wrong = [await mcp.call_tool(tool, arguments) for tool, arguments in WRONG_TYPES]
-            return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing,
+            return {"tools": tools, "recalled": recalled, "entities": entities, "missing": missing, "as_of": as_of,
+                    "bad_as_of": bad_as_of,
                     "reflected": reflected, "too_long": too_long, "longest": longest, "wrong": wrong}  # fmt: skip
 
     out = anyio.run(session)
@@ -69,6 +73,13 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     # no date in the text: undated, said that day (docs/reference.md#a-units-dates); the instants beside the text
     assert (item["when"], item["said"], item["about_start"], item["about_end"]) == (
         "said 2025-01-13", "2025-01-13T10:30:00+00:00", None, None)  # fmt: skip
+    # as_of is the question's time: asked on 20 January 2025, last week holds Priya's message and it ranks first;
+    # asked now, last week holds neither and the text decides
+    firsts = [call.structured_content["result"][0]["text"] for call in out["as_of"]]
+    assert firsts == ["Tom goes bouldering on Saturdays.", "Priya leads Project Falcon."]
+    assert (
+        out["bad_as_of"].is_error and "'next tuesday' is not an ISO 8601 date-time" in out["bad_as_of"].content[0].text
+    )
     assert "Priya" in out["entities"].content[0].text
     assert out["missing"].is_error and 'unknown bank "nowhere"' in out["missing"].content[0].text
     assert "call the create_bank tool" in out["missing"].content[0].text
