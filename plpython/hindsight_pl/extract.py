@@ -87,7 +87,15 @@ _NAME_HEADS = frozenset(
 )
 _ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "ly", "ing", "ed", "less", "est")
 # Words that join capitalised words into one name ("Bank of America"); "and" joins two ("iOS and Android").
-_CONNECT = frozenset({"of", "&", "de", "van", "von", "der", "da", "la", "le", "du", "del"})
+# lower-case words inside a name, between two capitalised ones: "Bank of America", "Casa do Largo", "Ana da Silva",
+# "Ludwig van Beethoven", "Omar bin Laden", "Villa della Rosa"
+_CONNECT = frozenset(
+    "of & de van von der den ter ten da das do dos di della dei la le du del bin ibn al el".split()
+)
+# a lower-case particle joined by a hyphen to the capitalised rest of a name: "al-Farsi", "el-Sayed"
+_HYPHEN_PARTICLES = frozenset({"al", "el", "ad", "ash", "as", "at", "az", "ibn", "bin", "abu", "ben"})
+# a title kept with the name after it, as written ("Dr Okafor", "Prof. Lindqvist"); alone it is no name
+_TITLES = frozenset({"mr", "mrs", "ms", "dr", "prof", "sir"})
 # Words that tie a sentence to the one before ("It was ...", "But ..."): such a
 # sentence stays in the same fact.
 _LINKING = frozenset(
@@ -450,9 +458,9 @@ def _subject_of_verb(word: str, passage: str) -> bool:
 def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
     """(name, opens the sentence, names an owner: "Tom's") of each capitalised span of ``sentence``."""
     tokens: list[tuple[str, int]] = []
-    for m in _WORD.finditer(sentence):  # "Counter-Strike", "Coca-Cola": one word
-        if tokens and _capitalised(m.group(0)) and _capitalised(tokens[-1][0]) and _gap(sentence, tokens[-1], (
-                m.group(0), m.start())) == "-":  # fmt: skip
+    for m in _WORD.finditer(sentence):  # "Counter-Strike", "Coca-Cola", "al-Farsi": one word
+        joined = tokens and _capitalised(m.group(0)) and _gap(sentence, tokens[-1], (m.group(0), m.start())) == "-"
+        if joined and (_capitalised(tokens[-1][0]) or tokens[-1][0] in _HYPHEN_PARTICLES):
             tokens[-1] = (sentence[tokens[-1][1] : m.end()], tokens[-1][1])
         else:
             tokens.append((m.group(0), m.start()))
@@ -465,7 +473,9 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
         start = i
         j = i + 1
         while j < len(tokens) and not _POSSESSIVE.search(tokens[j - 1][0]):  # "Tom's Apple Pay": two names
-            if _capitalised(tokens[j][0]) and not _punctuation_between(sentence, tokens[j - 1], tokens[j]):
+            gap = _gap(sentence, tokens[j - 1], tokens[j]).strip()
+            title_dot = gap == "." and tokens[j - 1][0].lower() in _TITLES  # "Dr. Okafor"
+            if _capitalised(tokens[j][0]) and (not gap or title_dot):
                 j += 1
             elif (tokens[j][0].lower() in _CONNECT and j + 1 < len(tokens) and _capitalised(tokens[j + 1][0])
                   and not _punctuation_between(sentence, tokens[j - 1], tokens[j])):  # fmt: skip
@@ -478,7 +488,9 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
         initial = start == 0 or bool(_AFTER_EXCLAMATION.search(sentence, 0, tokens[start][1]))
         first = start
         while words:
-            if _plain(words[0]) in _NOT_NAMES:
+            if words[0].lower() in _TITLES and len(words) > 1 and _plain(words[1]) not in _NOT_NAMES:
+                break  # "Dr Okafor": the title stays, as written
+            if _plain(words[0]) in _NOT_NAMES or words[0].lower() in _CONNECT:  # "When do Tom ...": not "do Tom"
                 drop = 1
             elif holiday := _HOLIDAY.match(sentence.replace("’", "'"), tokens[start][1]):
                 # "Black Friday", "Easter Monday", "Valentine's day": the tokens the holiday's name covers
@@ -504,7 +516,7 @@ def _capitalised_spans(sentence: str) -> list[tuple[str, bool, bool]]:
             if start == first and _number_before(sentence, tokens, start):
                 words.insert(0, tokens[start - 1][0])
                 start -= 1
-            name = _POSSESSIVE.sub("", " ".join(words))
+            name = _POSSESSIVE.sub("", _written(sentence, tokens, start, words))
             if len(name) > 1 and not name.isdigit():
                 spans.append((name, initial and start == first, owner))
         i = j
@@ -612,6 +624,18 @@ def _shouted_or_zone(lower: str) -> bool:
     if lower in _TIME_ZONES or _plain(lower) in _NOT_NAMES or lower in _AUXILIARIES or lower in _IRREGULAR_PAST:
         return True
     return _base_verb(lower) or lower in _LINKING or (len(lower) > 4 and lower.endswith(_ADJECTIVE_ENDINGS))
+
+
+def _written(sentence: str, tokens: list[tuple[str, int]], start: int, words: list[str]) -> str:
+    """``words`` (the tokens from ``start`` on, a number perhaps added) joined by spaces, but a title's dot kept as
+    written: "Dr. Okafor"."""
+    out = words[0]
+    for k, word in enumerate(words[1:], start=1):
+        before = tokens[start + k - 1] if start + k - 1 < len(tokens) else None
+        after = tokens[start + k] if start + k < len(tokens) else None
+        dot = before is not None and after is not None and after[0] == word and before[0] == words[k - 1]
+        out += (". " if dot and _gap(sentence, before, after).strip() == "." else " ") + word
+    return out
 
 
 def _gap(sentence: str, left: tuple[str, int], right: tuple[str, int]) -> str:

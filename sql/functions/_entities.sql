@@ -30,13 +30,21 @@ LANGUAGE sql IMMUTABLE PARALLEL SAFE
 AS $$
     -- "PostgreSQL" -> {postgresq, postgres, postgre}: a one-word name that ends in capitals after a lower-case
     -- letter is also written without some of them ("Postgres"); a short form has at least four letters.
-    SELECT coalesce(array_agg(lower(left(name, k)) ORDER BY k DESC), '{}')
-    FROM generate_series(4, length(name) - 1) k
-    WHERE name !~ '\s' AND substr(name, k + 1) ~ '^[A-Z]+$' AND left(name, k) ~ '[a-z][A-Z]*$'
+    -- "Dr Okafor" -> {okafor}: a name after a title (the extractor keeps the title as written) is that name.
+    SELECT coalesce(array_agg(a ORDER BY o, length(a) DESC), '{}')
+    FROM (
+        SELECT lower(left(name, k)) AS a, 1 AS o
+        FROM generate_series(4, length(name) - 1) k
+        WHERE name !~ '\s' AND substr(name, k + 1) ~ '^[A-Z]+$' AND left(name, k) ~ '[a-z][A-Z]*$'
+        UNION ALL
+        SELECT lower(regexp_replace(name, '^(mr|mrs|ms|dr|prof|sir)\.?\s+', '', 'i')), 2
+        WHERE name ~* '^(mr|mrs|ms|dr|prof|sir)\.?\s+\S'
+    ) aliases
 $$;
 COMMENT ON FUNCTION hindsight._entity_aliases(text) IS
-    'The short forms (lower case) entity resolution takes for the same entity as a one-word name ending in '
-    'capitals: "PostgreSQL" -> {postgresq, postgres, postgre}; empty for other names.';
+    'The other forms (lower case) entity resolution takes for the same entity: the short forms of a one-word '
+    'name ending in capitals ("PostgreSQL" -> {postgresq, postgres, postgre}) and a name without its title '
+    '("Dr Okafor" -> {okafor}); empty for other names.';
 
 CREATE OR REPLACE FUNCTION hindsight._entity_version_base(name text)
 RETURNS text
@@ -83,8 +91,8 @@ DECLARE
     new_lasts timestamptz[];
 BEGIN
     -- Mentions (unit, name, time) -> entities. Per distinct name (case-insensitive):
-    -- an entity of that exact name is reused, else one of its alias ("Postgres" for "PostgreSQL" and back,
-    -- hindsight._entity_aliases); otherwise the best of the 200 most
+    -- an entity of that exact name is reused, else one of its alias ("Postgres" for "PostgreSQL", "Okafor" for
+    -- "Dr Okafor", and back: hindsight._entity_aliases); otherwise the best of the 200 most
     -- trigram-similar entities is merged into when
     --   score = 0.5 * name similarity
     --         + 0.3 * share of the name's co-mentioned (known, non-hub) entities that
@@ -123,7 +131,8 @@ BEGIN
         UNION ALL
         (SELECT DISTINCT ON (n.lname) n.lname, e.id
          FROM n JOIN hindsight.entities e
-           ON e.bank_id = _resolve_entities.bank_id AND e.canonical_name ILIKE n.name || '%'
+           ON e.bank_id = _resolve_entities.bank_id
+          AND (e.canonical_name ILIKE n.name || '%' OR e.canonical_name ILIKE '% ' || n.name)
           AND n.lname = ANY (hindsight._entity_aliases(e.canonical_name))
          WHERE n.lname NOT IN (SELECT lname FROM exact)
          ORDER BY n.lname, e.id)

@@ -154,6 +154,20 @@ def test_an_alias_without_its_capitals_is_the_same_entity_either_way(db):
         ["postgresq", "postgres", "postgre"], ["nodej", "node"], [], []]  # fmt: skip
 
 
+def test_a_name_after_its_title_is_the_same_entity_either_way(db):
+    bank(db, "r", **NO_LINKS)
+    put(db, "r", [fact("Okafor reviewed the scan.", ["Okafor"])])
+    put(db, "r", [fact("Dr Okafor said it was clear.", ["Dr Okafor"], axis=1)])
+    bank(db, "s", **NO_LINKS)
+    put(db, "s", [fact("Dr. Okafor said it was clear.", ["Dr. Okafor"])])
+    put(db, "s", [fact("Okafor reviewed the scan.", ["Okafor"], axis=1)])
+    assert entities(db, "r") == {"Okafor": 2}
+    assert entities(db, "s") == {"Dr. Okafor": 2}  # the first mention names it, as written
+    aliases = "SELECT hindsight._entity_aliases(%s)"
+    assert [db.execute(aliases, (n,)).fetchone()[0] for n in ("Dr Okafor", "Prof. Ana da Silva", "Drake", "Dr")] == [
+        ["okafor"], ["ana da silva"], [], []]  # fmt: skip
+
+
 def test_a_version_is_its_own_entity_linked_to_its_base(db):
     bank(db, "r", **NO_LINKS)
     put(db, "r", [fact("Billing is on PostgreSQL 11.", ["PostgreSQL 11"]),

@@ -45,6 +45,14 @@ SAID = datetime(2025, 1, 20, 9, tzinfo=UTC)
         ("Tested on three Androids, works.", ("Android",), ["Android"]),
         ("Tested on three Androids, works.", (), ["Androids"]),
         ("Tom's tests pass.", ("Tom",), ["Tom"]),
+        # names as written: particles inside a name, a title kept with it
+        ("We had dinner at Casa do Largo last night.", (), ["Casa do Largo"]),
+        ("I met Ana da Silva and Ludwig van Beethoven fans.", (), ["Ana da Silva", "Ludwig van Beethoven"]),
+        ("Omar al-Farsi joins the team from Villa della Rosa.", (), ["Omar al-Farsi", "Villa della Rosa"]),
+        ("Dr Okafor said the scan was clear.", (), ["Dr Okafor"]),
+        ("Ask Dr. Okafor and Prof. Lindqvist.", (), ["Dr. Okafor", "Prof. Lindqvist"]),
+        ("When do Tom and Sofia land?", (), ["Tom", "Sofia"]),  # "do" joins two names only
+        ("The dr said no.", (), []),
         # a word after "!" or "?" opens a sentence even where the segmenter did not split
         ("Yum! Sounds great.", (), []),
         ("Wow! Lena flew to Oslo.", (), ["Lena", "Oslo"]),
