@@ -88,10 +88,8 @@ _NAME_HEADS = frozenset(
 _ADJECTIVE_ENDINGS = ("able", "ible", "ful", "ous", "ive", "ly", "ing", "ed", "less", "est")
 # Words that join capitalised words into one name ("Bank of America"); "and" joins two ("iOS and Android").
 # lower-case words inside a name, between two capitalised ones: "Bank of America", "Casa do Largo", "Ana da Silva",
-# "Ludwig van Beethoven", "Omar bin Laden", "Villa della Rosa"
-_CONNECT = frozenset(
-    "of & de van von der den ter ten da das do dos di della dei la le du del bin ibn al el".split()
-)
+# "Ludwig van Beethoven", "Hamad bin Khalifa", "Villa della Rosa"
+_CONNECT = frozenset("of & de van von der den ter ten da das do dos di della dei la le du del bin ibn al el".split())
 # a lower-case particle joined by a hyphen to the capitalised rest of a name: "al-Farsi", "el-Sayed"
 _HYPHEN_PARTICLES = frozenset({"al", "el", "ad", "ash", "as", "at", "az", "ibn", "bin", "abu", "ben"})
 # a title kept with the name after it, as written ("Dr Okafor", "Prof. Lindqvist"); alone it is no name
