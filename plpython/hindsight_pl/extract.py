@@ -628,11 +628,11 @@ def _written(sentence: str, tokens: list[tuple[str, int]], start: int, words: li
     """``words`` (the tokens from ``start`` on, a number perhaps added) joined by spaces, but a title's dot kept as
     written: "Dr. Okafor"."""
     out = words[0]
-    for k, word in enumerate(words[1:], start=1):
-        before = tokens[start + k - 1] if start + k - 1 < len(tokens) else None
-        after = tokens[start + k] if start + k < len(tokens) else None
-        dot = before is not None and after is not None and after[0] == word and before[0] == words[k - 1]
-        out += (". " if dot and _gap(sentence, before, after).strip() == "." else " ") + word
+    for k in range(1, len(words)):
+        left, right = start + k - 1, start + k
+        dot = (right < len(tokens) and tokens[left][0] == words[k - 1] and tokens[right][0] == words[k]
+               and _gap(sentence, tokens[left], tokens[right]).strip() == ".")  # fmt: skip
+        out += (". " if dot else " ") + words[k]
     return out
 
 
