@@ -18,8 +18,9 @@
 #   make test-citus    tests/citus/ on a throwaway three-node Citus cluster (docs/scale-out.md).
 #   make freeze        release this version: freeze its scripts and hindsight_pl (see below).
 #   make bench         LoCoMo quality, recall latency, providers, bounded work (docs/benchmarks.md), about 17 minutes.
-#   make train-reranker  train our cross-encoder from ../shared/data (SQuAD, LongMemEval's training split) on
-#                      the CPU, about an hour, resumable; export it to ONNX into build/reranker.
+#   make train-reranker  train our cross-encoder on recall's own candidates (bench/candidates.py: LongMemEval's
+#                      training banks, QMSum meetings, the suite's dev split) and SQuAD, on the CPU, an hour or
+#                      more, resumable; export its best checkpoint to ONNX into build/reranker.
 #   make bench-retain  retain throughput at 10,000 facts (docs/benchmarks.md), about 5 minutes.
 #   make bench-longmemeval  LongMemEval_S (dev split): the 60 held-out questions, user turns, turn-level
 #                      Recall@5/10, NDCG@10 and session Recall@5 (docs/benchmarks.md), about 40 minutes on a
@@ -306,8 +307,11 @@ bench: $(VENV)/.installed install-extension
 bench-longmemeval: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/longmemeval.py
 
-# Our cross-encoder (bench/train_reranker.py): about an hour on 2 cores, resumable; then its ONNX export.
-train-reranker: $(VENV)/.installed
+# Our cross-encoder (bench/train_reranker.py): recall's own candidates mined first (the banks of bench/longmemeval.py
+# --split train and bench/agent_memory.py; QMSum's are retained here), an hour or more on 2 cores, resumable; then the
+# best checkpoint's ONNX export.
+train-reranker: $(VENV)/.installed install-extension
+	$(VENV)/bin/python bench/candidates.py
 	$(VENV)/bin/python bench/train_reranker.py
 	$(VENV)/bin/python bench/train_reranker.py --export
 

@@ -120,7 +120,7 @@ def mined_groups(
     question's others, the rank-weighted draw favouring the first (the near misses), three groups a relevant
     candidate. LongMemEval's and QMSum's questions train, but ``dev_questions`` LongMemEval ones (by SHA-256 of
     their id) stay out for the dev set; a QMSum candidate within 3 turns of a span counts as neither (spans are
-    loose), and a relevant QMSum turn of fewer than 8 words is no positive. The suite's dev split is dev only."""
+    loose), and a relevant QMSum turn of fewer than 9 words is no positive. The suite's dev split is dev only."""
     train: list[tuple[str, list[str]]] = []
     dev: list[dict[str, Any]] = []
     for source in ("lme", "qmsum", "suite"):
