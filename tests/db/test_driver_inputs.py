@@ -70,7 +70,7 @@ def test_recall_gives_the_best_10_as_sql_does_and_every_packed_one_on_request(cl
     assert len(every.results) == all_in_sql > 10
     assert [r.id for r in default.results] == [r.id for r in every.results[:10]]
     assert len(client.recall(bank, question, max_results=3).results) == 3
-    with pytest.raises(InvalidInputError, match="max_results must be an integer >= 0 or NULL"):
+    with pytest.raises(InvalidInputError, match="max_results must be an integer >= 0 or None"):
         client.recall(bank, question, max_results=-1)
 
 

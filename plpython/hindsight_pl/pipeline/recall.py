@@ -59,8 +59,8 @@ FINISH = (
     " (array_agg(f.trace) FILTER (WHERE f.rank = 1))[1]::text AS trace"
     " FROM hindsight.recall_finish(state => $1::hindsight.recall_state, rerank_scores => $2::float8[],"
     " passthrough => $3::text, prefer_observations => $4::bool) AS f"
-    # the best max_results ($5, checked as hindsight.recall checks it; NULL: every packed result)
-    " WHERE f.rank <= coalesce(hindsight._max_results($5::int), f.rank)"
+    # the best max_results ($5, checked by recall() as hindsight.recall checks it; NULL: every packed result)
+    " WHERE f.rank <= coalesce($5::int, f.rank)"
 )
 
 
@@ -91,7 +91,7 @@ def recall(
     A query without a letter or digit has nothing to search for: ``hindsight.recall_json``'s own answer, no results
     after the same checks (nothing is embedded or read).
 
-    Raises :class:`InputError` for an unknown argument, :class:`~hindsight_pl.limits.LimitError`
+    Raises :class:`InputError` for an unknown argument or a ``max_results`` below 0, :class:`~hindsight_pl.limits.LimitError`
     for a query longer than ``query_chars`` (2,000 characters), ``ProviderError`` when a
     model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
     through."""
@@ -99,6 +99,10 @@ def recall(
     if unknown:
         raise InputError(f"recall has no argument {unknown[0]!r}")
     given = {**DEFAULTS, **arguments}
+    if given["max_results"] is not None and given["max_results"] < 0:  # hindsight.recall's rule, before any work
+        raise InputError(
+            f"max_results must be an integer >= 0 or None (every packed result), got {given['max_results']}"
+        )
     query = clean_text(query)
     blank = not is_meaningful(query)
     limits.check_query(query)  # before any model reads it
