@@ -92,9 +92,9 @@ def recall(
     after the same checks (nothing is embedded or read).
 
     Raises :class:`InputError` for an unknown argument or a ``max_results`` below 0,
-    :class:`~hindsight_pl.limits.LimitError` for a query longer than ``query_chars`` (2,000 characters), ``ProviderError`` when a
-    model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad argument) pass
-    through."""
+    :class:`~hindsight_pl.limits.LimitError` for a query longer than ``query_chars`` (2,000 characters),
+    ``ProviderError`` when a model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad
+    argument) pass through."""
     unknown = sorted(set(arguments) - set(DEFAULTS))
     if unknown:
         raise InputError(f"recall has no argument {unknown[0]!r}")
