@@ -108,7 +108,7 @@ def test_one_hnsw_index_serves_every_bank(db):
 def test_comments_quote_the_defaults_the_bank_configuration_has(db):
     """A comment that quotes a configuration key's value, ``key (value)`` or ``key (value; MiniLM value)``, quotes
     hindsight._default_config()'s (multilingual-e5-small's) and hindsight._model_defaults('all-MiniLM-L6-v2')'s:
-    the comments are checked against the one source of the defaults (issue 32)."""
+    the comments are checked against the one source of the defaults."""
     defaults = db.execute("SELECT hindsight._default_config()").fetchone()[0]
     minilm = {**defaults, **db.execute("SELECT hindsight._model_defaults('all-MiniLM-L6-v2')").fetchone()[0]}
     comments = db.execute(

@@ -1,4 +1,4 @@
-"""One behaviour in every interface (issue 33): an empty query, the default number of entities, the CLI's
+"""One behaviour in every interface: an empty query, the default number of entities, the CLI's
 help, the ports of the two servers. SQL, the driver, the CLI, MCP and the inspector against the test database."""
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """Every ```sql block of README.md and docs/*.md runs as written against a database that holds the demo bank
 (retained as ``make demo`` retains it: hindsight_pg/data/team_chat.json into bank 'demo'), each in a transaction
 rolled back. The blocks that cannot run are listed in SKIPPED with the reason; a listed block that no longer exists
-fails, so the list stays accurate (issue 33)."""
+fails, so the list stays accurate."""
 
 from __future__ import annotations
 

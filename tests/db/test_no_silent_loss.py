@@ -142,7 +142,7 @@ def test_retain_text_and_retain_return_the_merges(db):
         ("The 2023 Tax Return of the Hotel Astoria is filed.", "The 2024 Tax Return of the Hotel Astoria is filed.",
          ["2023 Tax Return", "2024 Tax Return", "Hotel Astoria"]),
         ("Ana bought an iPhone 15 at the Hotel Astoria.", "Ana bought an iPhone 16 at the Hotel Astoria.",
-         ["Ana", "Hotel Astoria", "iPhone", "iPhone 15", "iPhone 16"]),  # both versions of one product (issue 30)
+         ["Ana", "Hotel Astoria", "iPhone", "iPhone 15", "iPhone 16"]),  # both versions of one product
     ],
 )  # fmt: skip
 def test_names_keep_their_numbers_through_client_retain(client, db, first, second, expected):

@@ -58,7 +58,7 @@ def test_demo_conversation_facts_dates_entities_and_links(client, db):
     # said on 2025-03-24: "April 28th" is the coming one
     assert (beta["occurred_start"], beta["occurred_end"]) == (
         datetime(2025, 4, 28, tzinfo=UTC), datetime(2025, 4, 28, 23, 59, 59, 999999, tzinfo=UTC))  # fmt: skip
-    # a coordination is two entities; "Falcon" opening the turn is a name the bank knows by then (issue 30)
+    # a coordination is two entities; "Falcon" opening the turn is a name the bank knows by then
     assert beta["names"] == ["Android", "Falcon", "Priya", "Sofia", "iOS"]
     sick = stored["Tom: Out sick today, the flu finally caught me. Slack on and off."]
     assert sick["occurred_start"] == datetime(2025, 3, 3, tzinfo=UTC) and sick["names"] == ["Tom"]

@@ -1,4 +1,4 @@
-"""Recall of a bank retained under 0.2.0, before ALTER EXTENSION UPDATE and after it (issue 31, point 8).
+"""Recall of a bank retained under 0.2.0, before ALTER EXTENSION UPDATE and after it.
 
 The update changes recall only as docs/integrations.md ("Upgrades") says: the BM25 keyword arm, the reader,
 the calibrated passthrough, the recency boost's alpha and, under a time window, window_first and the recency

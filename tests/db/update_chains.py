@@ -1,4 +1,4 @@
-"""Knowledge-update chains written for this project (issue 30, "Updates win"): a value said, then revised.
+"""Knowledge-update chains written for this project ("Updates win"): a value said, then revised.
 
 Each chain is a few chat messages about one subject, the earlier ones stating values that a later one
 replaces (a changed number, a reversal, a cancellation, a move, a correction), in several phrasings and

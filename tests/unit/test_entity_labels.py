@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from entity_cases.score import LOCOMO_DATA, locomo_messages, score, team_chat_messages
 
-# Before the name rules of issue 30 (commit 95aa639), on the same labels, each message alone: demo chat P 0.625,
+# Before the revised name rules (commit 95aa639), on the same labels, each message alone: demo chat P 0.625,
 # R 0.689; LoCoMo dev turns P 0.672, R 0.956 (bench/entities.py).
 LOCOMO_RECALL_BEFORE = 0.956
 

@@ -1,4 +1,4 @@
-"""find_names with the names a bank knows: sentence-initial names, abbreviations, runs of names, plurals (issue 30)."""
+"""find_names with the names a bank knows: sentence-initial names, abbreviations, runs of names, plurals."""
 
 from __future__ import annotations
 

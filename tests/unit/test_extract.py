@@ -113,7 +113,7 @@ def test_sentences_split_with_abbreviations_and_in_chinese():
         ("Lena joined Brightwater Health. She's working on Juniper.", (), ["Lena", "Brightwater Health", "Juniper"]),
         ("What's everyone up to? That's Tom's bike.", (), ["Tom"]),
         ("We'll see. Don't wait for Ana. They're late.", (), ["Ana"]),
-        # dates, holidays, time zones and shouting are no names (issue 30)
+        # dates, holidays, time zones and shouting are no names
         ("Replication tests in Feb, cutover on Tue Mar 25.", (), []),
         ("Jan 5 is fine, ask Jan.", (), ["Jan"]),  # a given name that is also a month: a date beside a number
         ("I'm off through Easter Monday, family in Leicester.", (), ["Leicester"]),

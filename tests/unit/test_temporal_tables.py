@@ -17,7 +17,7 @@ from temporal_cases import CORE_CLASSES, LANGUAGES, REFERENCE_DAY, REFERENCE_HOU
 from hindsight_pl.temporal import parse_temporal
 
 ALL = [(language, case) for language in LANGUAGES for case in load(language)]
-# at least this many hand-written cases per class (issue 17: 40 in English, 10 in each other European
+# at least this many hand-written cases per class (40 in English, 10 in each other European
 # language, 150 in Chinese in all)
 MINIMUM = {"en": 40, "de": 10, "fr": 10, "es": 10, "it": 10, "ru": 10}
 

@@ -28,7 +28,7 @@ CLASSES = (
     "holidays",  # Christmas, New Year's Eve, Easter, 春节, 国庆
     "names and non-dates",  # no window: names, numbers, words that look like dates
     "basics",  # the forms of the first pass: yesterday, last week, N days ago, in May, 2024年3月
-    # added in the third pass (issue 30), fewer cases each:
+    # added in the third pass, fewer cases each:
     "anchored days",  # a day of a relative month or week, the same date another year, the week of X, Tuesday May 6
     "fractional amounts",  # a year and a half ago, 一个半月前, полтора года назад, 俩月前
     "joined days",  # 明后天, 今明两天, 周六日, 昨天和前天, 下周一和周二

@@ -233,7 +233,7 @@ CASES = [
     Case("basics", "am 5.3.24", "2024-03-05", "2024-03-05"),
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("future and generic weekdays", "Was machen wir am Freitag?", "2025-11-07", "2025-11-07"),
     Case("future and generic weekdays", "Was hat Bob am Freitag gesagt?", "2025-10-31", "2025-10-31"),

@@ -737,7 +737,7 @@ CASES = [
     Case("basics", "I'm spending the weekend painting the kitchen", "2025-11-01", "2025-11-02", reference="2025-10-31"),
 ]
 
-# third pass (issue 30): classes added by hand from the conventions, R = Saturday 2025-11-01
+# third pass: classes added by hand from the conventions, R = Saturday 2025-11-01
 CASES += [
     Case("anchored days", "What happened on May 6?", "2025-05-06", "2025-05-06"),
     Case("anchored days", "notes from 6 May", "2025-05-06", "2025-05-06"),

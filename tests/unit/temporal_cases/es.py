@@ -214,7 +214,7 @@ CASES = [
     Case("basics", "hace dos semanas", "2025-10-18", "2025-10-18"),
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("future and generic weekdays", "¿Qué solemos hacer los lunes?", None, None),
     Case("future and generic weekdays", "¿Qué tenemos planeado para el viernes?", "2025-11-07", "2025-11-07"),

@@ -229,7 +229,7 @@ CASES = [
     Case("open ends", "jusqu'à la fin du mois", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("future and generic weekdays", "Qu'est-ce qu'on va faire vendredi ?", "2025-11-07", "2025-11-07"),
     Case("anchored days", "à la même époque l'an dernier", "2024-11-01", "2024-11-01"),

@@ -209,7 +209,7 @@ CASES = [
     Case("open ends", "fino alla fine del mese", "2025-11-01", "2025-11-30"),  # from a fresh user's trial
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("future and generic weekdays", "Cosa abbiamo in programma per venerdì?", "2025-11-07", "2025-11-07"),
     Case("anchored days", "l'anno scorso in questo periodo", "2024-11-01", "2024-11-01"),

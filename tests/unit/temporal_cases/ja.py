@@ -82,7 +82,7 @@ CASES = [
     Case("durations", "3時間前", "2025-11-01", "2025-11-01"),  # 09:00 on R: that day
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("anchored days", "去年の今日は何をしていた？", "2024-11-01", "2024-11-01"),
     Case("anchored days", "2年前の今日", "2023-11-01", "2023-11-01"),

@@ -215,7 +215,7 @@ CASES = [
     Case("relative chains", "полгода назад", "2025-05-01", "2025-05-01"),
 ]
 
-# third pass (issue 30)
+# third pass
 CASES += [
     Case("future and generic weekdays", "Что запланировано на пятницу?", "2025-11-07", "2025-11-07"),
     Case("anchored days", "в это же время в прошлом году", "2024-11-01", "2024-11-01"),

@@ -438,7 +438,7 @@ CASES = [
     Case("ranges", "从上周一到周三", "2025-10-20", "2025-10-22"),  # 周三 stays in 上周
 ]
 
-# third pass (issue 30): classes added by hand from the conventions, R = Saturday 2025-11-01
+# third pass: classes added by hand from the conventions, R = Saturday 2025-11-01
 CASES += [
     Case("anchored days", "上个月3号开了什么会？", "2025-10-03", "2025-10-03"),
     Case("anchored days", "下个月15日交报告", "2025-12-15", "2025-12-15"),
