@@ -78,7 +78,7 @@ def test_the_table_is_dated_at_least_95_percent_exact():
         assert right[cls] / total[cls] >= 0.85, (cls, right[cls], total[cls])
 
 
-# -- the rules, one by one (docs/retain.md "Dates"; the rows added with the clause rules) --------------------------------
+# -- the rules, one by one (docs/retain.md "Dates"; the rows added with the clause rules) ------------------------------
 
 
 def window(text: str, said: str) -> tuple[str, str] | None:
