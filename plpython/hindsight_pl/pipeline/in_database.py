@@ -80,18 +80,19 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
     return raised(plpy, step)
 
 
-def _unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str) -> tuple[Any, str | None]:
-    """(the bank's cross-encoder or None, why it does not read ``query``: None when it does)."""
+def _unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str) -> tuple[Any, str | None, str | None]:
+    """(the bank's cross-encoder or None, why it does not read ``query`` (None when it does), and why the packaged
+    reader cannot load when that is the reason)."""
     model = provider(plpy, gd, bank_id, "reranker")
     if model is None:
-        return None, "the bank has no reader (reranker_provider kind none)"
+        return None, "the bank has no reader (reranker_provider kind none)", None
     if not providers.reads(model, query):
         return model, ("the reader reads questions in Latin script only, and this one is in another (a "
-                       "multilingual cross-encoder's config says \"multilingual\": true)")  # fmt: skip
+                       "multilingual cross-encoder's config says \"multilingual\": true)"), None  # fmt: skip
     missing = providers.reader_missing(model)
     if missing is not None:
-        return model, f"the packaged reader cannot load here: {missing}"
-    return model, None
+        return model, f"the packaged reader cannot load here: {missing}", missing
+    return model, None, None
 
 
 def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
@@ -103,11 +104,11 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
         limits.check_count("rerank_texts", "documents", len(documents or []))
         if any(d is not None and not isinstance(d, str) for d in documents or []):
             raise ValueError("documents must be a one-dimensional array of text")
-        model, why = _unread(plpy, gd, bank_id, query or "")
+        model, why, missing = _unread(plpy, gd, bank_id, query or "")
         if why is not None:  # recall then uses its passthrough
-            if model is not None and providers.reads(model, query or "") and not gd.get("hindsight_reader_warned"):
+            if missing is not None and not gd.get("hindsight_reader_warned"):
                 gd["hindsight_reader_warned"] = True
-                plpy.warning(f"recall runs without the packaged reader: {providers.reader_missing(model)}",
+                plpy.warning(f"recall runs without the packaged reader: {missing}",
                              hint="Install it (make install), or turn it off: hindsight.set_setting("
                                   "'reranker_provider', '{\"kind\": \"none\"}') (docs/providers.md).")  # fmt: skip
             return None
