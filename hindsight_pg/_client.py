@@ -50,6 +50,7 @@ from ._server import EmbeddedServer
 from ._types import (
     Bank,
     Entity,
+    Memory,
     MemoryItem,
     MentalModel,
     MergedFact,
@@ -214,6 +215,17 @@ def _typed(value: Any, kind: type | tuple[type, ...], what: str, *, optional: bo
         return value
     names = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
     raise InvalidInputError(f"{what} must be {names}, not {type(value).__name__} {value!r}")
+
+
+def _memory_id(value: UUID | str) -> UUID:
+    """A memory's id from a UUID or its text, else InvalidInputError."""
+    if isinstance(value, UUID):
+        return value
+    try:
+        return UUID(_typed(value, str, "memory_id"))
+    except ValueError:
+        raise InvalidInputError(f"memory_id {value!r} is not a UUID",
+                                hint="Recall gives each memory's id (RecallResult.id).") from None  # fmt: skip
 
 
 def _utc(value: datetime | str | None, what: str) -> datetime | None:
@@ -564,6 +576,70 @@ class Client:
         return bool(row and row[0])
 
     @_retried
+    def update_memory(
+        self,
+        bank_id: str,
+        memory_id: UUID | str,
+        *,
+        text: str | None = None,
+        occurred_start: datetime | str | None = None,
+        occurred_end: datetime | str | None = None,
+        mentioned_at: datetime | str | None = None,
+        tags: Sequence[str] | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        context: str | None = None,
+        entities: Sequence[str] | None = None,
+    ) -> Memory:
+        """Change one memory (a fact; ``hindsight.update_memory``) and return it as it is now. None keeps a field;
+        ``tags`` and ``metadata`` replace the memory's. A new ``text`` is embedded with the bank's model, indexed,
+        and read again as retain reads a fact: its entities (``entities`` when given, else the names the memory had
+        that the text still holds and the names it gives) and its dates as of ``mentioned_at`` (unless dates are
+        given); a new text or date links the memory again (what it revises, what revises it), and the observations
+        citing it are refreshed (docs/retain.md, "One memory at a time"). Naive timestamps are UTC.
+
+        Raises :class:`BankNotFoundError`, :class:`MemoryNotFoundError` (no such memory), and
+        :class:`InvalidInputError` for a blank text, an observation (it follows its facts), occurred_end before
+        occurred_start or a wrong type; nothing is changed then.
+        """
+        _typed(bank_id, str, "bank_id")
+        memory = _memory_id(memory_id)
+        _typed(text, str, "text", optional=True)
+        _typed(context, str, "context", optional=True)
+        _typed(metadata, Mapping, "metadata", optional=True)
+        dates = [_utc(occurred_start, "occurred_start"), _utc(occurred_end, "occurred_end"),
+                 _utc(mentioned_at, "mentioned_at")]  # fmt: skip
+        tags, entities = _names(tags, "tags"), _names(entities, "entities")
+        vector = None
+        if text is not None and text.strip():
+            with _errors():
+                vector = self.embedder_for(bank_id).embed([text], kind="passage")[0]
+        with _errors():
+            row = self.conn.execute(
+                "SELECT (m).* FROM (SELECT hindsight.update_memory(%s, %s, text => %s, occurred_start => %s,"
+                " occurred_end => %s, mentioned_at => %s, tags => %s, metadata => %s, context => %s,"
+                " entities => %s, embedding => %s::vector) AS m) x",
+                (bank_id, memory, text, *dates, tags, None if metadata is None else Jsonb(dict(metadata)), context,
+                 entities, vector),
+            ).fetchone()  # fmt: skip
+        assert row is not None  # update_memory raises rather than return no row
+        return _memory(row)
+
+    @_retried
+    def delete_memory(self, bank_id: str, memory_id: UUID | str) -> bool:
+        """Delete one memory (``hindsight.delete_memory``): its links in both directions and entity references go
+        with it, what it superseded is current again, the observations citing it are refreshed (deleted when it
+        was their last fact), entities nothing mentions any more are deleted, and so is a document left without
+        memories. Returns False when the bank holds no such memory.
+
+        Raises :class:`BankNotFoundError` for an unknown bank, :class:`InvalidInputError` for an id that is no UUID.
+        """
+        _typed(bank_id, str, "bank_id")
+        memory = _memory_id(memory_id)
+        with _errors():
+            row = self.conn.execute("SELECT hindsight.delete_memory(%s, %s)", (bank_id, memory)).fetchone()
+        return bool(row and row[0])
+
+    @_retried
     def consolidate(self, bank_id: str, *, use_llm: bool = True) -> list[tuple[UUID, str, int | None]]:
         """Consolidate the facts no consolidation has seen yet into observations (``hindsight.consolidate``,
         offline and deterministic; docs/observations.md). When the bank has a language model
@@ -783,3 +859,10 @@ def _from_json(row: dict[str, Any]) -> dict[str, Any]:
 def _result(row: dict[str, Any]) -> RecallResult:
     scores = Scores(**{field: row.pop(column) for column, field in _SCORE_COLUMNS.items()})
     return RecallResult(**row, scores=scores)
+
+
+def _memory(row: tuple[Any, ...]) -> Memory:
+    """A :class:`Memory` from a row of ``hindsight.memory``, in its order."""
+    memory = Memory(*row)
+    return dataclasses.replace(memory, tags=list(memory.tags), metadata=dict(memory.metadata),
+                               entities=list(memory.entities))  # fmt: skip

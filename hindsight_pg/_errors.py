@@ -7,6 +7,7 @@ the extension's SQL functions carry a SQLSTATE that selects the subclass:
 SQLSTATE   exception
 =========  ==========================
 HS404      :class:`BankNotFoundError`
+P0002      :class:`MemoryNotFoundError` (``update_memory`` of a memory the bank does not hold)
 22xxx      :class:`InvalidInputError`
 54000      :class:`LimitExceededError` (an input past a limit of ``hindsight.limits()``)
 23505      :class:`BankExistsError` (from ``create_bank``, or a row of hindsight.banks written twice)
@@ -53,6 +54,10 @@ class HindsightError(Exception):
 
 class BankNotFoundError(HindsightError):
     """The bank does not exist. The message names it."""
+
+
+class MemoryNotFoundError(HindsightError, LookupError):
+    """The bank holds no memory of that id (never had one, or it was deleted). The message names both."""
 
 
 class BankExistsError(HindsightError):
@@ -217,6 +222,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
     cls: type[HindsightError]
     if sqlstate == "HS404":
         cls = BankNotFoundError
+    elif sqlstate == "P0002":
+        cls = MemoryNotFoundError
     elif sqlstate == "23505" and diag.table_name == "banks" and diag.schema_name == "hindsight":
         cls = BankExistsError
     elif sqlstate.startswith("22"):
@@ -238,6 +245,8 @@ def from_database(exc: psycopg.Error) -> HindsightError:
     # the database's hints speak SQL; say the same in the driver's words
     if cls is BankNotFoundError:
         hint = "Create it first: client.create_bank(bank_id), or hindsight-pg config BANK --create."
+    elif cls is MemoryNotFoundError:
+        hint = "Recall gives each memory's id (RecallResult.id); a deleted memory is gone."
     elif cls is BankExistsError:
         hint = "Pass exist_ok=True to reuse it."
     return cls(message, sqlstate=sqlstate or None, hint=hint)

@@ -30,8 +30,9 @@ from ._unit_dates import bank_time_zone, unit_dates
 INSTRUCTIONS = (
     "Long-term memory in banks (one per user or agent). Call `retain` with anything worth remembering "
     "(a message, a fact, a note) and its time; call `recall` with a question to get the few memories that "
-    "answer it, best first, within a token budget. For a bank configured with a language model, `reflect` "
-    "has that model answer a question from memory and cite what it used."
+    "answer it, best first, within a token budget; `update_memory` corrects one and `delete_memory` forgets one "
+    "(by the id recall gives). For a bank configured with a language model, `reflect` has that model answer a "
+    "question from memory and cite what it used."
 )
 
 
@@ -196,6 +197,40 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
              "context": r.context, "score": round(r.scores.final, 4), "id": str(r.id)}
             for r in response.results
         ]  # fmt: skip
+
+    @server.tool()
+    def update_memory(
+        bank_id: Annotated[str, Field(description="Bank that holds the memory.")],
+        memory_id: Annotated[str, Field(description="The memory's id, as recall gives it.")],
+        text: Annotated[
+            str | None, Field(description="The corrected text (its names and dates are read again).")
+        ] = None,
+        tags: Annotated[list[str] | None, Field(description="Its tags, replacing the old ones.")] = None,
+        about_start: Annotated[
+            str | None, Field(description="When what it says happened, ISO 8601 (start of the span).")
+        ] = None,
+        about_end: Annotated[str | None, Field(description="When what it says happened, ISO 8601 (end).")] = None,
+    ) -> dict[str, Any]:
+        """Correct one memory of a bank: a new text, tags or dates (what is not given stays). Returns the memory
+        as it is now: its text, dates ("when", as recall gives them), entities and tags."""
+        with serialised():
+            memory = client().update_memory(bank_id, memory_id, text=text, tags=tags, occurred_start=about_start,
+                                            occurred_end=about_end)  # fmt: skip
+            zone = bank_time_zone(client(), bank_id)
+        return {"id": str(memory.id), "text": memory.text,
+                **dates(memory.mentioned_at, memory.occurred_start, memory.occurred_end, zone),
+                "entities": memory.entities, "tags": memory.tags}  # fmt: skip
+
+    @server.tool()
+    def delete_memory(
+        bank_id: Annotated[str, Field(description="Bank that holds the memory.")],
+        memory_id: Annotated[str, Field(description="The memory's id, as recall gives it.")],
+    ) -> dict[str, Any]:
+        """Forget one memory of a bank (a wrong or outdated fact): it is deleted with its links, and what it had
+        replaced is current again. Returns whether there was such a memory."""
+        with serialised():
+            deleted = client().delete_memory(bank_id, memory_id)
+        return {"id": memory_id, "deleted": deleted}
 
     @server.tool()
     def reflect(

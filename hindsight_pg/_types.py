@@ -152,6 +152,28 @@ class RecallResponse:
 
 
 @dataclass(frozen=True)
+class Memory:
+    """One memory unit as it is now (``Client.update_memory``): its text, fact type (world, experience or
+    observation), context, dates (aware, UTC; None when unknown), document and chunk, tags, metadata, the
+    canonical names of the entities it mentions (alphabetical), and when a newer memory first revised it
+    (``superseded_at``, None while none has)."""
+
+    id: UUID
+    text: str
+    fact_type: str
+    context: str | None
+    occurred_start: datetime | None
+    occurred_end: datetime | None
+    mentioned_at: datetime | None
+    document_id: str | None
+    chunk_id: str | None
+    tags: list[str]
+    metadata: dict[str, Any]
+    entities: list[str]
+    superseded_at: datetime | None
+
+
+@dataclass(frozen=True)
 class MentalModel:
     """A named summary of a bank that reflect keeps up to date: ``source_query`` is answered on each
     refresh; ``content`` (None until the first refresh), ``based_on`` (memory ids) and

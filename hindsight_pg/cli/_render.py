@@ -72,9 +72,9 @@ def at(value: str | None) -> datetime | None:
         raise InvalidInputError(f"--at: {value!r} is not an ISO 8601 date-time", hint="e.g. 2025-06-27T09:00") from None
 
 
-def print_results(response: RecallResponse, indent: str = "", time_zone: str = "UTC") -> None:
+def print_results(response: RecallResponse, indent: str = "", time_zone: str = "UTC", ids: bool = False) -> None:
     """One line per result: rank, final score, its dates (:func:`hindsight_pg._types.describe_when`, in days of
-    ``time_zone``, the bank's), the text and the arms that found it."""
+    ``time_zone``, the bank's), the text and the arms that found it; with ``ids``, the memory's id after them."""
     if not response.results:
         out.print(f"{indent}(no memories)")
     for r in response.results:
@@ -85,7 +85,9 @@ def print_results(response: RecallResponse, indent: str = "", time_zone: str = "
         )
         kind = "observation: " if r.fact_type == "observation" else ""
         when = r.describe_when(time_zone)
-        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]")
+        memory = f"  {r.id}" if ids else ""
+        out.print(f"{indent}{r.rank:>2}. \\[{r.scores.final:.3f}] {when}  {kind}{escape(r.text)}  [dim]({arms})[/dim]"
+                  f"{memory}")  # fmt: skip
 
 
 def unit_whens(client: Client, bank: str, ids: Sequence[str], time_zone: str) -> dict[str, str]:

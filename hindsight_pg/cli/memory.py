@@ -1,4 +1,4 @@
-"""Commands on a bank's memory: retain, recall, reflect, consolidate, entities."""
+"""Commands on a bank's memory: retain, recall, update-memory, delete-memory, reflect, consolidate, entities."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from hindsight_pl.text import clean_text, is_meaningful
 from .._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS
 from .._errors import InvalidInputError
 from .._inputs import read_items
+from .._types import describe_when
 from .._unit_dates import bank_time_zone
 from . import _render as render
 from ._app import Dsn, app, open_client
@@ -94,6 +95,9 @@ def recall(
         str | None, typer.Option("--at", help="Recall as of this ISO 8601 time (recency counts from it).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print the response as JSON.")] = False,
+    ids: Annotated[
+        bool, typer.Option("--ids", help="Print each memory's id (for update-memory and delete-memory).")
+    ] = False,
     trace: Annotated[
         bool, typer.Option(help="Show the pipeline trace: in the JSON with --json, else a summary per stage.")
     ] = False,
@@ -126,9 +130,65 @@ def recall(
     else:
         if not response.results and not is_meaningful(clean_text(query)):  # no results, as SQL gives: say why
             render.err.print("note: the query has no letter or digit, so there is nothing to search for")
-        render.print_results(response, time_zone=zone)
+        render.print_results(response, time_zone=zone, ids=ids)
         if response.trace:
             render.print_trace(response.trace)
+
+
+@app.command("update-memory", short_help="Change one memory: its text, dates, tags or metadata.")
+def update_memory(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    memory_id: Annotated[str, typer.Argument(help="The memory's id (recall --ids or --json shows it).")],
+    text: Annotated[
+        str | None, typer.Option(help="The new text (re-embedded, its names and dates read again).")
+    ] = None,
+    start: Annotated[str | None, typer.Option(help="When it happened (ISO 8601), start.")] = None,
+    end: Annotated[str | None, typer.Option(help="When it happened (ISO 8601), end.")] = None,
+    said: Annotated[str | None, typer.Option(help="When it was said or written (ISO 8601).")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", help="Its tags, replacing the old ones; repeat for several.")
+    ] = None,
+    metadata: Annotated[str | None, typer.Option(help="Its metadata, a JSON object replacing the old one.")] = None,
+    context: Annotated[str | None, typer.Option(help="Its context (e.g. 'team chat').")] = None,
+    entity: Annotated[
+        list[str] | None, typer.Option("--entity", help="The names it mentions (default: read from the text).")
+    ] = None,
+    dsn: Dsn = None,
+) -> None:
+    """Change one memory (options not given keep their value) and print it as it is now (docs/retain.md, "One
+    memory at a time")."""
+    try:
+        extra = None if metadata is None else json.loads(metadata)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(f"--metadata is not JSON: {exc}",
+                                hint='e.g. --metadata \'{"source": "sms"}\'') from None  # fmt: skip
+    with open_client(dsn) as client:
+        memory = client.update_memory(
+            bank, memory_id, text=text, occurred_start=start, occurred_end=end, mentioned_at=said, tags=tag,
+            metadata=extra, context=context, entities=entity,
+        )  # fmt: skip
+        zone = bank_time_zone(client, bank)
+    when = describe_when(memory.mentioned_at, memory.occurred_start, memory.occurred_end, zone)
+    render.out.print(f"updated {memory.id}  {when}  {escape(memory.text)}")
+    if memory.entities:
+        render.out.print(f"  entities: {escape(', '.join(memory.entities))}")
+    if memory.tags:
+        render.out.print(f"  tags: {escape(', '.join(memory.tags))}")
+
+
+@app.command("delete-memory", short_help="Delete one memory, with its links.")
+def delete_memory(
+    bank: Annotated[str, typer.Argument(help="Bank id.")],
+    memory_id: Annotated[str, typer.Argument(help="The memory's id (recall --ids or --json shows it).")],
+    dsn: Dsn = None,
+) -> None:
+    """Delete one memory with its links and entity references; what it superseded is current again (docs/retain.md,
+    "One memory at a time")."""
+    with open_client(dsn) as client:
+        if not client.delete_memory(bank, memory_id):
+            raise InvalidInputError(f"bank {bank!r} has no memory {memory_id}",
+                                    hint=f"hindsight-pg recall {bank} QUERY --ids shows the ids.")  # fmt: skip
+    render.out.print(f"deleted {memory_id}")
 
 
 @app.command(short_help="List a bank's entities, most mentioned first.")

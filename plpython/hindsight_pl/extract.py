@@ -681,6 +681,20 @@ class OfflineExtractor:
                         seen.update(e.lower() for e in facts[-1].entities)
         return facts
 
+    def read(self, said: str, timestamp: datetime, known: Iterable[str] = ()) -> Fact:
+        """``said`` read as one fact of chunk 0 (a memory's new text: ``hindsight.update_memory``): the names
+        it holds of ``known`` (case-insensitive, as written in ``known``) and the ones it names itself
+        (:func:`find_names`), and the dates it gives as of ``timestamp`` (aware), as :meth:`extract` reads a
+        fact's. Never raises for a text :func:`is_fact` refuses."""
+        known = [k for k in known if k and k.strip()]
+        fact = self._fact(said, 0, None, False, [], timestamp, known)
+        held = [k for k in known if k.strip().lower() in said.lower()]
+        names: dict[str, str] = {}
+        for name in [*held, *fact.entities]:
+            names.setdefault(name.strip().lower(), name.strip())
+        fact.entities = list(names.values())
+        return fact
+
     def _fact(
         self,
         said: str,

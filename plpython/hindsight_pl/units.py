@@ -33,11 +33,24 @@ def bank_extractor(config: Mapping[str, Any], llm: LLMClient | None = None) -> E
         if llm is None:
             raise ValueError("extractor llm needs llm_base_url and llm_model")
         return LLMExtractor(llm)
+    return _rules(config)
+
+
+def _rules(config: Mapping[str, Any]) -> OfflineExtractor:
+    """The offline extractor with a bank's ``agent_name``, ``time_zone`` and ``hemisphere``."""
     return OfflineExtractor(
         agent_name=str(config.get("agent_name", "assistant")),
         time_zone=str(config.get("time_zone", "UTC")),
         hemisphere=str(config.get("hemisphere", "north")),
     )
+
+
+def reread(config: Mapping[str, Any], text: str, mentioned_at: datetime, known: Sequence[str] = ()) -> Fact:
+    """A memory's new text as retain would read it (``hindsight.update_memory``): its names (those of ``known``,
+    the names the memory had, that it still holds, and the ones it names) and its dates as of ``mentioned_at``
+    (aware). Read by the offline rules with the bank's ``time_zone`` and ``hemisphere`` whatever the bank's
+    extractor: one edited text calls no language model."""
+    return _rules(config).read(text, mentioned_at, known)
 
 
 def content_hash(chunk: str) -> str:

@@ -252,6 +252,15 @@ COMMENT ON TYPE hindsight.retained_unit IS
     'A row of hindsight.retain_text: the document and one memory unit it stored (NULL when it stored none), and '
     'the repeated facts stored as that unit (merged: [{item_index, text, reason, similarity}], [] when none).';
 
+-- A memory unit as hindsight.update_memory returns it: its own columns and its entities' names.
+CREATE TYPE hindsight.memory AS (
+    id uuid, text text, fact_type text, context text, occurred_start timestamptz, occurred_end timestamptz,
+    mentioned_at timestamptz, document_id text, chunk_id text, tags text[], metadata jsonb, entities text[],
+    superseded_at timestamptz);
+COMMENT ON TYPE hindsight.memory IS
+    'One memory unit as hindsight.update_memory returns it: the columns of hindsight.memory_units a caller reads, '
+    'and entities: the canonical names of the entities it mentions, in alphabetical order.';
+
 -- pg_dump keeps the rows of these tables (the extension owns their definitions).
 SELECT pg_catalog.pg_extension_config_dump('hindsight.banks', '');
 SELECT pg_catalog.pg_extension_config_dump('hindsight.documents', '');

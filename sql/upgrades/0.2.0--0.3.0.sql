@@ -277,3 +277,12 @@ COMMENT ON TABLE hindsight.memory_units IS
 ALTER TABLE hindsight.memory_links DROP CONSTRAINT memory_links_link_type_check,
     ADD CONSTRAINT memory_links_link_type_check CHECK (link_type IN
         ('temporal', 'semantic', 'causes', 'caused_by', 'enables', 'prevents', 'supersedes'));
+
+-- One memory at a time: hindsight.update_memory returns this type.
+CREATE TYPE hindsight.memory AS (
+    id uuid, text text, fact_type text, context text, occurred_start timestamptz, occurred_end timestamptz,
+    mentioned_at timestamptz, document_id text, chunk_id text, tags text[], metadata jsonb, entities text[],
+    superseded_at timestamptz);
+COMMENT ON TYPE hindsight.memory IS
+    'One memory unit as hindsight.update_memory returns it: the columns of hindsight.memory_units a caller reads, '
+    'and entities: the canonical names of the entities it mentions, in alphabetical order.';

@@ -85,9 +85,43 @@ def test_errors_print_one_line_and_exit_1(db, dsn, monkeypatch, capsys):
     assert capsys.readouterr().err.startswith('error: unknown budget "huge"')
 
 
+def test_recall_shows_ids_that_update_memory_and_delete_memory_take(dsn, db, monkeypatch, capsys):
+    result = invoke("retain", "team", "-", "--timestamp", "2025-03-03T09:00:00",
+                    input="Maya: Priya took over Project Falcon.\n\nTom: The standup moved to 10:00.\n")  # fmt: skip
+    assert result.exit_code == 0, result.output
+    result = invoke("recall", "team", "Who leads Falcon?", "--ids", "--limit", "1")
+    line = result.output.strip()
+    assert "Priya took over Project Falcon" in line
+    memory_id = line.split()[-1]
+    result = invoke("update-memory", "team", memory_id, "--text", "Maya: Marta took over Project Falcon on Friday.",
+                    "--tag", "work", "--metadata", '{"source": "standup"}')  # fmt: skip
+    assert result.exit_code == 0, result.output
+    lines = result.output.splitlines()
+    # said on Monday 3 March 2025, "took over ... on Friday" is the Friday before: dates read as of when it was said
+    assert lines[0] == (f"updated {memory_id}  said 2025-03-03, about 2025-02-28  "
+                        "Maya: Marta took over Project Falcon on Friday.")  # fmt: skip
+    assert lines[1:] == ["  entities: Marta, Maya, Project Falcon", "  tags: work"]
+    (metadata,) = db.execute("SELECT metadata FROM hindsight.memory_units WHERE id = %s", (memory_id,)).fetchone()
+    assert metadata == {"source": "standup"}
+    result = invoke("delete-memory", "team", memory_id)
+    assert (result.exit_code, result.output.strip()) == (0, f"deleted {memory_id}")
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "delete-memory", "team", memory_id])
+    with pytest.raises(SystemExit) as info:
+        cli.main()
+    assert info.value.code == 1
+    assert capsys.readouterr().err.strip() == (
+        f"error: bank 'team' has no memory {memory_id} (hint: hindsight-pg recall team QUERY --ids shows the ids.)"
+    )
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "update-memory", "team", memory_id, "--metadata", "{bad"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert capsys.readouterr().err.startswith("error: --metadata is not JSON")
+
+
 def test_help_lists_every_command():
     result = invoke("--help")
-    for command in ("retain", "recall", "banks", "server", "demo", "import-locomo", "entities", "mcp", "serve-models"):
+    commands = "retain recall update-memory delete-memory banks server demo import-locomo entities mcp serve-models"
+    for command in commands.split():
         assert command in result.output
     result = invoke("server", "--help")
     for command in ("start", "stop", "status"):

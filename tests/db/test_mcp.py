@@ -64,7 +64,8 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
                     "reflected": reflected, "too_long": too_long, "longest": longest, "wrong": wrong}  # fmt: skip
 
     out = anyio.run(session)
-    assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities"}
+    assert set(out["tools"]) == {"retain", "recall", "reflect", "list_banks", "create_bank", "list_entities",
+                                 "update_memory", "delete_memory"}  # fmt: skip
     schema = out["tools"]["retain"].input_schema
     assert all(prop.get("description") for prop in schema["properties"].values())  # every argument documented
     assert schema["required"] == ["bank_id", "content"]
@@ -93,6 +94,36 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
     assert reflected["answer"] == "Priya leads Falcon."
     assert [(m["text"], m["when"], m["said"]) for m in reflected["based_on"]] == [
         ("Priya leads Project Falcon.", "said 2025-01-13", "2025-01-13T10:30:00+00:00")]  # fmt: skip
+
+
+def test_an_agent_corrects_one_memory_and_forgets_another(db):
+    params = StdioServerParameters(command=CLI, args=["mcp", "--dsn", db.info.dsn])
+
+    async def session() -> dict:
+        async with stdio_client(params) as (read, write), ClientSession(read, write) as mcp:
+            await mcp.initialize()
+            for content in ("Priya leads Project Falcon.", "Tom goes bouldering on Saturdays."):
+                await mcp.call_tool("retain", {"bank_id": "agent", "content": content, "timestamp": "2025-01-13"})
+            found = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
+            falcon = found.structured_content["result"][0]["id"]
+            updated = await mcp.call_tool("update_memory", {"bank_id": "agent", "memory_id": falcon,
+                                                            "text": "Marta took over Project Falcon in March.",
+                                                            "tags": ["work"]})  # fmt: skip
+            bouldering = await mcp.call_tool("recall", {"bank_id": "agent", "query": "bouldering", "limit": 1})
+            forget = {"bank_id": "agent", "memory_id": bouldering.structured_content["result"][0]["id"]}
+            gone, again = [await mcp.call_tool("delete_memory", forget) for _ in range(2)]
+            unknown = await mcp.call_tool("update_memory",
+                                          {"bank_id": "agent", "memory_id": "not-an-id", "text": "x"})  # fmt: skip
+            left = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?"})
+            return {"updated": updated, "gone": gone, "again": again, "unknown": unknown, "left": left}
+
+    out = anyio.run(session)
+    updated = out["updated"].structured_content
+    assert updated["text"] == "Marta took over Project Falcon in March." and updated["tags"] == ["work"]
+    assert "Marta" in updated["entities"] and "Priya" not in updated["entities"]
+    assert out["gone"].structured_content["deleted"] is True and out["again"].structured_content["deleted"] is False
+    assert out["unknown"].is_error and "memory_id 'not-an-id' is not a UUID" in out["unknown"].content[0].text
+    assert [r["text"] for r in out["left"].structured_content["result"]] == ["Marta took over Project Falcon in March."]
 
 
 def test_streamable_http(db):
