@@ -27,20 +27,50 @@ COMMENT ON FUNCTION hindsight._reread_memory(jsonb, text, timestamptz, text[]) I
 
 CREATE OR REPLACE FUNCTION hindsight._memory(bank_id text, memory_id uuid)
 RETURNS hindsight.memory
-LANGUAGE sql STABLE
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
 AS $$
-    SELECT ROW(u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end, u.mentioned_at, u.document_id,
-               u.chunk_id, u.tags, u.metadata,
-               ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
-                     JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
-                     WHERE ue.bank_id = _memory.bank_id AND ue.unit_id = u.id ORDER BY e.canonical_name),
-               u.superseded_at)::hindsight.memory
+DECLARE
+    memory hindsight.memory;
+BEGIN
+    -- PL/pgSQL, not SQL: Citus plans no SQL function's parameters into a distributed query
+    SELECT u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end, u.mentioned_at, u.document_id,
+           u.chunk_id, u.tags, u.metadata, NULL, u.superseded_at
+    INTO memory
     FROM hindsight.memory_units u
-    WHERE u.bank_id = _memory.bank_id AND u.id = _memory.memory_id
+    WHERE u.bank_id = _memory.bank_id AND u.id = _memory.memory_id;
+    IF memory.id IS NULL THEN
+        RETURN NULL;
+    END IF;
+    memory.entities := ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
+                            JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
+                            WHERE ue.bank_id = _memory.bank_id AND ue.unit_id = _memory.memory_id
+                            ORDER BY e.canonical_name);
+    RETURN memory;
+END
 $$;
 COMMENT ON FUNCTION hindsight._memory(text, uuid) IS
     'A memory unit of a bank as hindsight.update_memory returns it (hindsight.memory), NULL when there is none.';
+
+CREATE OR REPLACE FUNCTION hindsight._unwritable_memory(bank_id text, memory_id uuid)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    -- row-level security hides a memory from a write of a role that may only read it: say so, not "no memory"
+    IF EXISTS (SELECT FROM hindsight.memory_units u
+               WHERE u.bank_id = _unwritable_memory.bank_id AND u.id = _unwritable_memory.memory_id) THEN
+        RAISE EXCEPTION 'only a writer of bank "%" may change its memories', bank_id
+            USING ERRCODE = '42501', HINT = 'An admin grants it with hindsight.grant_bank(bank_id, role, ''write'').';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._unwritable_memory(text, uuid) IS
+    'Raises 42501 when the caller can read the memory but a write found none (row-level security: read access '
+    'only); returns otherwise.';
 
 CREATE OR REPLACE FUNCTION hindsight.update_memory(
     bank_id text,
@@ -69,6 +99,8 @@ DECLARE
     new_vector vector;
     counted record;
     tokens int;
+    words tsvector;
+    resolved uuid[];
     reading record;
     names text[];
     start_at timestamptz;
@@ -116,6 +148,7 @@ BEGIN
     SELECT * INTO old FROM hindsight.memory_units u
     WHERE u.bank_id = update_memory.bank_id AND u.id = update_memory.memory_id FOR UPDATE;
     IF NOT FOUND THEN
+        PERFORM hindsight._unwritable_memory(update_memory.bank_id, update_memory.memory_id);
         RAISE EXCEPTION 'bank "%" has no memory %', update_memory.bank_id, update_memory.memory_id
             USING ERRCODE = 'P0002', HINT = 'hindsight.recall returns each memory''s id; a deleted one is gone.';
     END IF;
@@ -153,30 +186,40 @@ BEGIN
             USING ERRCODE = '22023', HINT = 'Give both, or an occurred_end at or after the memory''s occurred_start.';
     END IF;
 
+    -- every new value computed here, the UPDATE given constants: Citus refuses a function that is not IMMUTABLE
+    -- inside a CASE or coalesce of a distributed UPDATE
+    IF new_text <> old.text THEN
+        words := hindsight._search_vector(new_text, (cfg->>'text_search_config')::regconfig);
+    ELSE
+        tokens := old.token_count;
+        words := old.search_vector;
+    END IF;
     UPDATE hindsight.memory_units u
     SET text = new_text,
         embedding = new_vector,
-        token_count = CASE WHEN new_text <> old.text THEN tokens ELSE u.token_count END,
-        search_vector = CASE WHEN new_text <> old.text
-                             THEN hindsight._search_vector(new_text, (cfg->>'text_search_config')::regconfig)
-                             ELSE u.search_vector END,
+        token_count = tokens,
+        search_vector = words,
         occurred_start = start_at,
         occurred_end = end_at,
         mentioned_at = said_at,
-        tags = coalesce(update_memory.tags, u.tags),
-        metadata = coalesce(update_memory.metadata, u.metadata),
-        context = coalesce(update_memory.context, u.context)
+        tags = coalesce(update_memory.tags, old.tags),
+        metadata = coalesce(update_memory.metadata, old.metadata),
+        context = coalesce(update_memory.context, old.context)
     WHERE u.bank_id = update_memory.bank_id AND u.id = old.id;
 
     -- entities: resolved again as retain resolves them, mention counts recounted by their triggers
     IF names IS NOT NULL THEN
         DELETE FROM hindsight.unit_entities ue WHERE ue.bank_id = update_memory.bank_id AND ue.unit_id = old.id;
+        -- resolved into an array first, then inserted from the bank's row (as in hindsight.retain: on Citus one
+        -- INSERT ... SELECT on the bank's shards, not a COPY, which row-level security refuses)
+        resolved := ARRAY(SELECT DISTINCT r.entity_id
+                          FROM hindsight._resolve_entities(update_memory.bank_id,
+                                                           array_fill(old.id, ARRAY[cardinality(names)]), names,
+                                                           array_fill(said_at, ARRAY[cardinality(names)]),
+                                                           (cfg->>'entity_merge_threshold')::float8) AS r);
         INSERT INTO hindsight.unit_entities (bank_id, unit_id, entity_id)
-        SELECT DISTINCT bk.bank_id, r.unit_id, r.entity_id
-        FROM hindsight.banks bk,
-             hindsight._resolve_entities(update_memory.bank_id, array_fill(old.id, ARRAY[cardinality(names)]), names,
-                                         array_fill(said_at, ARRAY[cardinality(names)]),
-                                         (cfg->>'entity_merge_threshold')::float8) AS r
+        SELECT bk.bank_id, old.id, r.entity_id
+        FROM hindsight.banks bk, unnest(resolved) AS r(entity_id)
         WHERE bk.bank_id = update_memory.bank_id;
         PERFORM hindsight._delete_orphan_entities(update_memory.bank_id);
     END IF;
@@ -238,7 +281,7 @@ had that the text still holds and the names it gives) and its dates as of mentio
 occurred_end are not given and the text gives a date). A new text, vector or date links the unit again: temporal
 and semantic links, the supersedes links of what it revises, and those of the units said after it that revise it
 (superseded_at follows); causal links stay. Observations citing it are refreshed. Errors: HS404 unknown bank, P0002
-no such memory, 22023 an observation (it follows its facts), a blank text, occurred_end before occurred_start, metadata
+no such memory, 42501 read access only, 22023 an observation (it follows its facts), a blank text, occurred_end before occurred_start, metadata
 not an object, blank tags or entities, a bad embedding; 54000 past a limit of hindsight.limits(); nothing is changed
 then. docs/retain.md, "One memory at a time".$$;
 
@@ -260,6 +303,7 @@ BEGIN
     WHERE u.bank_id = delete_memory.bank_id AND u.id = delete_memory.memory_id
     RETURNING u.document_id INTO doc_id;
     IF NOT FOUND THEN
+        PERFORM hindsight._unwritable_memory(delete_memory.bank_id, delete_memory.memory_id);
         RETURN false;
     END IF;
     -- a document left without memories goes with its last one (its text would otherwise keep what was forgotten)
@@ -276,4 +320,4 @@ COMMENT ON FUNCTION hindsight.delete_memory(text, uuid) IS
     'references; what it superseded is current again (superseded_at from the supersedes links left), observations '
     'citing it are refreshed from their other facts (deleted when it was the last), entities no memory mentions any '
     'more are deleted, and a document left without memories is deleted with its chunks. Returns false when the bank '
-    'has no such memory; HS404 for an unknown bank.';
+    'has no such memory; HS404 for an unknown bank, 42501 for read access only.';

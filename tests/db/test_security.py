@@ -208,3 +208,30 @@ def test_a_bank_admin_changes_other_keys_of_a_bank_whose_provider_a_superuser_se
         db.execute(
             """SELECT hindsight.configure_bank('tenant', '{"reranker_provider": {"kind": "http", "url": "http://x"}}')"""
         )
+
+
+def test_a_reader_may_not_change_or_delete_a_memory_a_writer_may(db, roles):
+    as_role(db, roles["alice"])
+    db.execute("SELECT hindsight.create_bank('bank-a')")
+    put(db, "bank-a", [("The launch moved to May.", vec(d0=1))])
+    (memory,) = db.execute("SELECT id FROM hindsight.memory_units WHERE bank_id = 'bank-a'").fetchone()
+    for call in ("SELECT hindsight.update_memory('bank-a', %s, tags => ARRAY['x'])",
+                 "SELECT hindsight.delete_memory('bank-a', %s)"):  # fmt: skip
+        as_role(db, roles["bob"])  # no grant: an unknown bank
+        with pytest.raises(psycopg.Error) as info:
+            db.execute(call, (memory,))
+        assert info.value.sqlstate == "HS404"
+        as_role(db, roles["alice"])
+        db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'read')", (roles["bob"],))
+        as_role(db, roles["bob"])
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match='only a writer of bank "bank-a"'):
+            db.execute(call, (memory,))
+        as_role(db, roles["alice"])
+        db.execute("SELECT hindsight.revoke_bank('bank-a', %s)", (roles["bob"],))
+    db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'write')", (roles["bob"],))
+    as_role(db, roles["bob"])
+    (tags,) = db.execute("SELECT (hindsight.update_memory('bank-a', %s, tags => ARRAY['x'])).tags", (memory,)).fetchone()
+    assert tags == ["x"]
+    assert db.execute("SELECT hindsight.delete_memory('bank-a', %s)", (memory,)).fetchone() == (True,)
+    db.execute("RESET ROLE")
+    assert count(db, "memory_units", "bank-a") == 0
