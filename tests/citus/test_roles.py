@@ -114,8 +114,8 @@ def test_sql_writes_in_a_transaction_block_as_an_ordinary_role(target):
             rows = conn.execute("SELECT action FROM hindsight.consolidate(%s)", (bank_id,)).fetchall()
         assert rows == [("created",)]
         with conn.transaction():  # one memory at a time, inside a transaction block
-            (cello,) = conn.execute("SELECT id FROM hindsight.memory_units WHERE bank_id = %s"
-                                    " AND text = 'Kim plays cello.' AND fact_type = 'world'", (bank_id,)).fetchone()  # fmt: skip
+            fact = "SELECT id FROM hindsight.memory_units WHERE bank_id = %s AND text = %s AND fact_type = 'world'"
+            (cello,) = conn.execute(fact, (bank_id, "Kim plays cello.")).fetchone()
             row = conn.execute("SELECT (m).text, (m).entities FROM (SELECT hindsight.update_memory(%s, %s,"
                                " text => 'Kim plays viola in Porto.', embedding => %s::vector) AS m) x",
                                (bank_id, cello, vec(d0=1, d2=0.3))).fetchone()  # fmt: skip

@@ -230,7 +230,8 @@ def test_a_reader_may_not_change_or_delete_a_memory_a_writer_may(db, roles):
         db.execute("SELECT hindsight.revoke_bank('bank-a', %s)", (roles["bob"],))
     db.execute("SELECT hindsight.grant_bank('bank-a', %s, 'write')", (roles["bob"],))
     as_role(db, roles["bob"])
-    (tags,) = db.execute("SELECT (hindsight.update_memory('bank-a', %s, tags => ARRAY['x'])).tags", (memory,)).fetchone()
+    tagged = "SELECT (hindsight.update_memory('bank-a', %s, tags => ARRAY['x'])).tags"
+    (tags,) = db.execute(tagged, (memory,)).fetchone()
     assert tags == ["x"]
     assert db.execute("SELECT hindsight.delete_memory('bank-a', %s)", (memory,)).fetchone() == (True,)
     db.execute("RESET ROLE")
