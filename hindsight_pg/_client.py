@@ -788,6 +788,7 @@ class Client:
         arms: Sequence[str] | None = None,
         passthrough: str = "calibrated",
         prefer_observations: bool = False,
+        min_relevance: float | None = None,
         max_results: int | None = DEFAULT_MAX_RESULTS,
         trace: bool = False,
     ) -> RecallResponse:
@@ -801,8 +802,10 @@ class Client:
         runs the temporal arm over that span (naive datetimes are UTC); ``arms``
         picks a subset of semantic, keyword, graph, temporal; ``fusion`` is rrf or
         interleave; ``passthrough`` is calibrated, normalized or rank_linear; ``prefer_observations``
-        drops a fact that an observation among the results cites. With ``trace``,
-        ``response.trace`` holds every stage's figures.
+        drops a fact that an observation among the results cites. Each result's ``relevance`` is the probability
+        that it answers the query, the same across recalls (None when it cannot be told: docs/recall.md,
+        "Relevance"); ``min_relevance`` (0 to 1) drops every candidate below it before packing, so the results
+        may be fewer, or none. With ``trace``, ``response.trace`` holds every stage's figures.
 
         A query without a letter or digit (``""``, blanks, punctuation) has nothing to search for: no results,
         as ``hindsight.recall`` gives, after the same checks (docs/reference.md, An empty query).
@@ -815,6 +818,7 @@ class Client:
         _typed(budget, str, "budget")
         _typed(max_tokens, int, "max_tokens")
         _typed(max_results, int, "max_results", optional=True)
+        _typed(min_relevance, (float, int), "min_relevance", optional=True)
         _typed(cap_per_source, int, "cap_per_source", optional=True)
         window = None
         if temporal_window is not None:
@@ -825,7 +829,7 @@ class Client:
             "tags_match": tags_match, "query_timestamp": _utc(query_timestamp, "query_timestamp"), "trace": trace,
             "temporal_window": window, "fusion": fusion, "cap_per_source": cap_per_source,
             "arms": _names(arms, "arms"), "passthrough": passthrough, "prefer_observations": prefer_observations,
-            "max_results": max_results,
+            "min_relevance": min_relevance, "max_results": max_results,
         }  # fmt: skip
         with _errors():
             found = recalling.recall(

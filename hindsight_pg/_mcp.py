@@ -175,7 +175,16 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
             str, Field(description="Search effort: low, mid or high (100 / 300 / 1000 candidates per arm).")
         ] = "mid",
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
-        limit: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
+        max_results: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
+        min_relevance: Annotated[
+            float | None,
+            Field(
+                description="Only memories at least this likely (0 to 1) to answer the query; 'relevance' of each "
+                "result is that probability, comparable across recalls.",
+                ge=0,
+                le=1,
+            ),
+        ] = None,
         as_of: Annotated[
             str | None,
             Field(
@@ -187,14 +196,17 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         """Find the memories of a bank that answer a query, best first. Each has its text, its dates ("when":
         "said 2025-02-26, about 2025-04-01" for a memory said one day about another, one date when they are
         the same day, "said 2025-02-26" for an undated one; "said", "about_start", "about_end" as ISO 8601
-        times), context, score and id."""
+        times), context, relevance (the probability that it answers, comparable across recalls: threshold it with
+        min_relevance), score (comparable within one recall only) and id."""
         with serialised():
             response = client().recall(bank_id, query, max_tokens=max_tokens, budget=budget, tags=tags,
-                                       max_results=limit, query_timestamp=as_of)  # fmt: skip
+                                       max_results=max_results, min_relevance=min_relevance,
+                                       query_timestamp=as_of)  # fmt: skip
             zone = bank_time_zone(client(), bank_id)
         return [
             {"rank": r.rank, "text": r.text, **dates(r.mentioned_at, r.occurred_start, r.occurred_end, zone),
-             "context": r.context, "score": round(r.scores.final, 4), "id": str(r.id)}
+             "context": r.context, "relevance": None if r.relevance is None else round(r.relevance, 4),
+             "score": round(r.scores.final, 4), "id": str(r.id)}
             for r in response.results
         ]  # fmt: skip
 

@@ -115,7 +115,9 @@ class Scores:
 
 @dataclass(frozen=True)
 class RecallResult:
-    """One recalled memory unit, in rank order."""
+    """One recalled memory unit, in rank order. ``relevance``: the probability in [0, 1] that it answers the
+    query, the same across recalls (calibrated on the development splits; None when it cannot be told:
+    docs/recall.md, "Relevance"); ``scores``: the figures that ranked it, comparable only within one recall."""
 
     rank: int
     id: UUID
@@ -131,6 +133,7 @@ class RecallResult:
     metadata: dict[str, Any]
     tokens: int
     scores: Scores
+    relevance: float | None = None
 
     def describe_when(self, time_zone: str | tzinfo = "UTC") -> str:
         """The unit's dates as every interface shows them (:func:`describe_when`), in days of ``time_zone``

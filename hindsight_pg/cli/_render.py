@@ -74,7 +74,8 @@ def at(value: str | None) -> datetime | None:
 
 def print_results(response: RecallResponse, indent: str = "", time_zone: str = "UTC", ids: bool = False) -> None:
     """One line per result: rank, final score, its dates (:func:`hindsight_pg._types.describe_when`, in days of
-    ``time_zone``, the bank's), the text and the arms that found it; with ``ids``, the memory's id after them."""
+    ``time_zone``, the bank's), the text, its relevance and the arms that found it; with ``ids``, the memory's id
+    after them."""
     if not response.results:
         out.print(f"{indent}(no memories)")
     for r in response.results:
@@ -83,6 +84,8 @@ def print_results(response: RecallResponse, indent: str = "", time_zone: str = "
             for arm, rank in (("semantic", r.scores.semantic_rank), ("keyword", r.scores.keyword_rank))
             if rank is not None
         )
+        if r.relevance is not None:
+            arms = f"relevance {r.relevance:.2f}" + (f"; {arms}" if arms else "")
         kind = "observation: " if r.fact_type == "observation" else ""
         when = r.describe_when(time_zone)
         memory = f"  {r.id}" if ids else ""

@@ -104,9 +104,14 @@ def recall(
     prefer_observations: Annotated[
         bool, typer.Option(help="Drop facts that a recalled observation already cites (docs/observations.md).")
     ] = False,
+    min_relevance: Annotated[
+        float | None,
+        typer.Option(min=0.0, max=1.0, help="Drop memories less likely than this (0 to 1) to answer the query."),
+    ] = None,
     dsn: Dsn = None,
 ) -> None:
-    """Recall the memories of a bank that answer a query, best first."""
+    """Recall the memories of a bank that answer a query, best first, each with its relevance (the probability
+    that it answers the query, comparable across recalls; docs/recall.md, "Relevance")."""
     with open_client(dsn) as client:
         response = client.recall(
             bank,
@@ -118,6 +123,7 @@ def recall(
             tags_match=tags_match,
             query_timestamp=render.at(at),
             prefer_observations=prefer_observations,
+            min_relevance=min_relevance,
             max_results=limit or None,
             trace=trace,
         )

@@ -192,3 +192,32 @@ COMMENT ON FUNCTION hindsight._calibrated(float8, float8, float8, float8, float8
     '(only when windowed)) / the sum of the weights in force; min and best over the candidates, a missing score '
     'counts 0. Convex combination of normalised scores (Bruch, Gai & Ingber, "An Analysis of Fusion Functions for '
     'Hybrid Retrieval", ACM TOIS 2023).';
+
+CREATE OR REPLACE FUNCTION hindsight._relevance(logit float8, cosine float8, embedding_model text)
+RETURNS float8
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    -- Platt scaling (a logistic fit of "answers the question" on one score) on the development splits' recall
+    -- candidates (LongMemEval's training questions and the agent-memory suite's dev split; bench/calibrate_relevance.py,
+    -- docs/recall.md "Relevance"): the packaged reader's logit where it read the unit, else the cosine of a
+    -- multilingual-e5-small bank; NULL when neither applies (another model's cosines are on another scale)
+    SELECT CASE WHEN logit IS NOT NULL AND logit <> 'NaN'
+                THEN 1 / (1 + exp(-greatest(-50, least(50, 0.3597 * logit - 1.7333))))
+                WHEN cosine IS NOT NULL AND embedding_model = 'multilingual-e5-small'
+                THEN 1 / (1 + exp(-greatest(-50, least(50, 60.847 * cosine - 55.0159))))
+           END
+$$;
+COMMENT ON FUNCTION hindsight._relevance(float8, float8, text) IS
+    'A recalled unit''s relevance in [0, 1], the same across recalls: sigmoid(0.3597 logit - 1.7333) for the packaged '
+    'reader''s logit, else sigmoid(60.847 cosine - 55.0159) for the query''s cosine in a multilingual-e5-small bank, '
+    'else NULL (bench/calibrate_relevance.py fitted both).';
+
+CREATE OR REPLACE FUNCTION hindsight._packaged_reader(provider jsonb)
+RETURNS bool
+LANGUAGE sql IMMUTABLE PARALLEL SAFE
+AS $$
+    SELECT coalesce(provider->>'kind' = 'local' AND provider->>'model' = 'hindsight-reader', false)
+$$;
+COMMENT ON FUNCTION hindsight._packaged_reader(jsonb) IS
+    'Whether a reranker provider config is the packaged reader (local, hindsight-reader): the one whose logits '
+    'hindsight._relevance is calibrated for.';

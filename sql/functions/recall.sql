@@ -32,6 +32,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall(
     arms text[] DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
     prefer_observations bool DEFAULT false,
+    min_relevance float8 DEFAULT NULL,
     max_results int DEFAULT 10
 )
 RETURNS SETOF hindsight.recall_result
@@ -46,11 +47,12 @@ AS $$
          LATERAL hindsight._recall_finish(
              hindsight.recall_candidates(bank_id, query, query_embedding, budget, max_tokens, types, tags, tags_match,
                                          query_timestamp, trace, temporal_window, fusion, cap_per_source, arms),
-             NULL, passthrough, prefer_observations, read => true, max_results => m.n) f,
+             NULL, passthrough, prefer_observations, read => true, max_results => m.n,
+             min_relevance => min_relevance) f,
          unnest(f.results) r
     ORDER BY r.rank
 $$;
-COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int) IS
+COMMENT ON FUNCTION hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, float8, int) IS
 $$Recalls the memory units of a bank that best answer query, packed into max_tokens (cl100k_base tokens):
 hindsight.recall_finish over hindsight.recall_candidates, with the bank's cross-encoder (hindsight.rerank) when
 it has one (docs/recall.md gives every formula, docs/providers.md the providers). Arms (each LIMIT
@@ -65,12 +67,17 @@ by that score (5 / 10 / 30, hindsight.texts_to_rerank), its rank and that order 
 Packing: greedy over the best recall_budget*2; when nothing fits the top result is returned whole;
 max_tokens = 0 returns none; of the packed results, the best max_results are returned (default 10, as the CLI
 and MCP print; NULL: all; a name, not "limit", which SQL reserves and named notation would have to quote). Filters: types (world|experience|observation), tags with tags_match
-any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites. trace => true puts
+any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites;
+min_relevance (within [0, 1]; NULL: no floor) drops every candidate less relevant before packing, so a spare budget is
+not filled with what is plainly unrelated. trace => true puts
 the recall's JSON trace in the trace column of the rank-1 row (NULL on the others; a recall without rows has no
 row to carry it: recall_json returns it always).
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
-temporal_proximity, proof, each arm's rank and score (NULL when the arm did not return the unit), and trace.
-Errors: HS404 unknown bank; 22023 bad budget, max_tokens, max_results, tags_match, types, arms, fusion, window or
+temporal_proximity, proof, each arm's rank and score (NULL when the arm did not return the unit), trace, and
+relevance: the probability that the unit answers the query, the same across recalls (calibrated on the development
+splits: the packaged reader's logit where it read, else the cosine in a multilingual-e5-small bank; NULL when
+neither; docs/recall.md, "Relevance").
+Errors: HS404 unknown bank; 22023 bad budget, max_tokens, max_results, min_relevance, tags_match, types, arms, fusion, window or
 embedding; 22004 NULL query; 54000 a query over 2,000 characters or more than 100 tags (hindsight.limits(): refused
 before any model reads the query); HS502 a model provider failed. Long work checks for a cancel between model
 calls, so statement_timeout and pg_cancel_backend take effect within about a second.$$;
@@ -94,6 +101,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     include_chunks bool DEFAULT false,
     max_chunk_tokens int DEFAULT 8192,
     prefer_observations bool DEFAULT false,
+    min_relevance float8 DEFAULT NULL,
     max_results int DEFAULT 10
 )
 RETURNS jsonb
@@ -107,7 +115,8 @@ AS $$
                  hindsight.recall_candidates(bank_id, query, query_embedding, budget, max_tokens, types, tags,
                                              tags_match, query_timestamp, trace, temporal_window, fusion,
                                              cap_per_source, arms),
-                 NULL, passthrough, prefer_observations, read => true, max_results => m.n) f
+                 NULL, passthrough, prefer_observations, read => true, max_results => m.n,
+                 min_relevance => min_relevance) f
     ), r AS MATERIALIZED (
         SELECT x.* FROM f, unnest(f.results) x
     )
@@ -118,7 +127,7 @@ AS $$
                            max_chunk_tokens) END,
         'trace', (SELECT f.trace FROM f))
 $$;
-COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, int) IS
+COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int) IS
     'hindsight.recall as one jsonb document {"results": [rows in rank order, without the trace column], '
     '"chunks": [...] or null, "trace": {...} or null (there with trace => true, results or none)}. '
     'include_chunks adds the source chunks of the results (hindsight.recall_chunks, '

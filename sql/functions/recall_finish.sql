@@ -134,7 +134,8 @@ CREATE OR REPLACE FUNCTION hindsight._recall_finish(
     passthrough text DEFAULT 'calibrated',
     prefer_observations bool DEFAULT false,
     read bool DEFAULT false,
-    max_results int DEFAULT NULL
+    max_results int DEFAULT NULL,
+    min_relevance float8 DEFAULT NULL
 )
 RETURNS hindsight.recall_state
 LANGUAGE plpgsql
@@ -160,8 +161,17 @@ DECLARE
     by_score uuid[];
     after_updates uuid[];
     after_window uuid[];
+    -- the reader's logits are the packaged reader's, read here: hindsight._relevance's calibration holds for them
+    calibrated bool := false;
+    -- the semantic arm's last cosine: no more than what a candidate it did not return has (NULL when it ran not)
+    lowest_cosine float8 := (SELECT min(c.semantic_score) FROM unnest(candidates) c);
+    relevance jsonb;
 BEGIN
     PERFORM hindsight._check_state(state, passthrough);
+    IF min_relevance < 0 OR min_relevance > 1 OR min_relevance = 'NaN' THEN
+        RAISE EXCEPTION 'min_relevance must be within [0, 1] or NULL (no floor), got %', min_relevance
+            USING ERRCODE = '22023';
+    END IF;
     IF rerank_scores IS NOT NULL AND cardinality(rerank_scores) > coalesce(cardinality(candidates), 0) THEN
         RAISE EXCEPTION 'rerank_scores has % scores for % candidates', cardinality(rerank_scores),
             coalesce(cardinality(candidates), 0)
@@ -176,6 +186,8 @@ BEGIN
        AND coalesce(cfg->'reranker_provider', hindsight._setting('reranker_provider'))->>'kind' <> 'none' THEN
         rerank_scores := hindsight.rerank(bank, state.query,
                                           hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, state.budget)));
+        calibrated := rerank_scores IS NOT NULL AND hindsight._packaged_reader(
+            coalesce(cfg->'reranker_provider', hindsight._setting('reranker_provider')));
     END IF;
     reader := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
 
@@ -208,6 +220,16 @@ BEGIN
                               ORDER BY s.final_score DESC, s.candidate_rank), '{}')
     INTO scored
     FROM s;
+
+    -- Relevance: a probability that the unit answers, the same across recalls (hindsight._relevance): from the
+    -- packaged reader's logit where it read, else from the cosine (the semantic arm's score, or its last one for a
+    -- unit it did not return: an upper bound)
+    SELECT jsonb_object_agg(b.unit_id, hindsight._relevance(
+               CASE WHEN calibrated THEN rerank_scores[b.boosted_rank] END,
+               coalesce(c.semantic_score, lowest_cosine), cfg->>'embedding_model'))
+    INTO relevance
+    FROM unnest(ranked) b
+    JOIN unnest(candidates) c ON c.unit_id = b.unit_id;
 
     -- Updates win: a superseded unit ranks right below the unit that supersedes it (_updates.sql), unless the
     -- question asks about the past ("what did we plan before ...").
@@ -245,6 +267,13 @@ BEGIN
             ORDER BY i);
     END IF;
 
+    -- min_relevance: what is plainly unrelated does not fill a spare budget (a unit of unknown relevance stays)
+    IF min_relevance IS NOT NULL THEN
+        scored := ARRAY(SELECT scored[i] FROM generate_subscripts(scored, 1) AS i
+                        WHERE coalesce((relevance->>((scored[i]).unit_id::text))::float8 >= min_relevance, true)
+                        ORDER BY i);
+    END IF;
+
     -- Packing of the best recall_budget * 2 into max_tokens.
     kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:state.recall_budget * 2])
                                             WITH ORDINALITY AS s ORDER BY s.ordinality),
@@ -271,7 +300,8 @@ BEGIN
                         'rerank_raw', x.rerank_raw, 'rerank_rank', x.rerank_rank,
                         'rerank', x.rerank_score, 'rrf', x.rrf_score,
                         'recency', x.recency, 'temporal', x.temporal_proximity, 'proof', x.proof,
-                        'strategy_bonus', x.boost_additive, 'superseded_by', x.superseded_by,
+                        'strategy_bonus', x.boost_additive, 'relevance', relevance->(x.unit_id::text),
+                        'superseded_by', x.superseded_by,
                         'moved', x.moved) ORDER BY x.ordinality), '[]')
                     FROM (SELECT s.unit_id, s.ordinality, s.final_score, s.rerank_raw, s.rerank_score, s.recency,
                                  s.proof, c.rrf_score, c.temporal_proximity, c.boost_additive,
@@ -343,7 +373,8 @@ BEGIN
                    s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
                    c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
                    c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
-                   NULL::jsonb)::hindsight.recall_result  -- recall_result's order; the trace, below
+                   NULL::jsonb, (relevance->>(s.unit_id::text))::float8)::hindsight.recall_result
+                   -- recall_result's order; the trace, below
         FROM unnest(shown) WITH ORDINALITY AS k(position, rank)
         JOIN unnest(scored) WITH ORDINALITY AS s ON s.ordinality = k.position
         JOIN unnest(candidates) c ON c.unit_id = s.unit_id
@@ -358,7 +389,7 @@ BEGIN
     RETURN state;
 END
 $$;
-COMMENT ON FUNCTION hindsight._recall_finish(hindsight.recall_state, float8[], text, bool, bool, int) IS
+COMMENT ON FUNCTION hindsight._recall_finish(hindsight.recall_state, float8[], text, bool, bool, int, float8) IS
     'The body of hindsight.recall_finish (which see), returning the state with its results, the best max_results '
     '(NULL: every packed one; only those rows are made), and the trace completed when it has one; with read and no rerank_scores, the bank''s cross-encoder (unless its '
     'reranker_provider is none) first scores for the state''s query the texts hindsight.texts_to_rerank would '
@@ -368,18 +399,20 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     state hindsight.recall_state,
     rerank_scores float8[] DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
-    prefer_observations bool DEFAULT false
+    prefer_observations bool DEFAULT false,
+    min_relevance float8 DEFAULT NULL
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
 SET citus.allow_nested_distributed_execution = on
 AS $$
     SELECT r.*
-    FROM hindsight._recall_finish(state, rerank_scores, passthrough, prefer_observations) f,
+    FROM hindsight._recall_finish(state, rerank_scores, passthrough, prefer_observations,
+                                  min_relevance => min_relevance) f,
          unnest(f.results) r
     ORDER BY r.rank
 $$;
-COMMENT ON FUNCTION hindsight.recall_finish(hindsight.recall_state, float8[], text, bool) IS
+COMMENT ON FUNCTION hindsight.recall_finish(hindsight.recall_state, float8[], text, bool, float8) IS
 $$Second half of hindsight.recall, over the state hindsight.recall_candidates returned (its config, budget,
 max_tokens, query time, window, candidates and trace). Passthrough score of every candidate: calibrated (the
 default) = hindsight._calibrated over the candidates (a convex combination of fused score / best, min-max
@@ -402,6 +435,9 @@ window, every candidate dated inside it (temporal_proximity > 0) and among the f
 every one outside it, each position again keeping its score (window_first, default true); the trace's
 scoring.results[].moved says what each rule moved. The best recall_budget * 2 by final score are packed into
 max_tokens; with prefer_observations, a world or experience unit that an observation among them cites
-(observation_sources) is dropped first. Returns every packed row of hindsight.recall, the trace (when the state
-has one) on the rank-1 row. Errors: 22023 not a recall's state, unknown passthrough, or more rerank_scores than
-candidates.$$;
+(observation_sources) is dropped first, and with min_relevance every candidate whose relevance is below it.
+relevance: the probability that the unit answers the query, the same across recalls (hindsight._relevance: the
+packaged reader's logit where it read, else the cosine for a multilingual-e5-small bank; NULL when neither applies,
+such a unit is never dropped). Returns every packed row of hindsight.recall, the trace (when the state has one) on
+the rank-1 row. Errors: 22023 not a recall's state, unknown passthrough, more rerank_scores than candidates, or a
+min_relevance outside [0, 1].$$;

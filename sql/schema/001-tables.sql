@@ -191,13 +191,15 @@ CREATE TYPE hindsight.recall_result AS (
     graph_score        float8,
     temporal_rank      int,
     temporal_score     float8,
-    trace              jsonb
+    trace              jsonb,
+    relevance          float8
 );
 COMMENT ON TYPE hindsight.recall_result IS
     'A recall result: rank (1-based), the memory unit''s columns, tokens (cl100k_base), score (final), rrf_score, '
     'rerank_score, recency, temporal_proximity, proof, each arm''s rank and score (NULL when the arm did not '
-    'return the unit), and trace: the recall''s trace on the rank-1 row of a recall asked with trace => true, '
-    'else NULL. Rows of hindsight.recall and hindsight.recall_finish.';
+    'return the unit), trace: the recall''s trace on the rank-1 row of a recall asked with trace => true, '
+    'else NULL, and relevance: the probability in [0, 1] that the unit answers the query, the same across recalls '
+    '(hindsight._relevance; NULL when it cannot be told). Rows of hindsight.recall and hindsight.recall_finish.';
 
 -- A candidate after fusion and the rerank pre-filter: what hindsight.recall_candidates
 -- hands to a cross-encoder (rerank_text) and hindsight.recall_finish scores.

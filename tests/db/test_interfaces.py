@@ -59,7 +59,7 @@ def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
     assert _arguments(db, "hindsight.recall") == _signature(
         db, candidates + list(pipeline.FINISH_ARGUMENTS) + list(SQL_ONLY), types, defaults
     )
-    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations", *SQL_ONLY]
+    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations", "min_relevance", *SQL_ONLY]
     json_types = {**types, **{k: t for k, (t, _) in JSON_EXTRAS.items()}}
     json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
     assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
@@ -94,7 +94,7 @@ def test_recall_and_recall_finish_return_the_one_result_type_the_driver_reads(db
     )]  # fmt: skip
     driver = [f.name for f in dataclasses.fields(RecallResult) if f.name != "scores"] + list(_SCORE_COLUMNS)
     # trace: the recall's trace on the rank-1 row, which the driver reads as the response's trace
-    assert sorted(columns) == sorted([*driver, "trace"]) and len(columns) == 28
+    assert sorted(columns) == sorted([*driver, "trace"]) and len(columns) == 29
 
 
 REFERENCE = Path(__file__).resolve().parents[2] / "docs" / "reference.md"

@@ -17,14 +17,14 @@ CLI = str(Path(sys.executable).parent / "hindsight-pg")
 
 
 WRONG_TYPES = [
-    ("recall", {"bank_id": "agent", "query": "Falcon", "limit": "ten"}),
+    ("recall", {"bank_id": "agent", "query": "Falcon", "max_results": "ten"}),
     ("recall", {"bank_id": 5, "query": "Falcon", "max_tokens": 1.5}),
     ("recall", {"bank_id": "agent"}),
     ("retain", {"bank_id": "agent", "content": "x", "tags": "urgent"}),
     ("retain", {"bank_id": "agent", "content": "x", "tags": ["ok", 2]}),
 ]
 WRONG_TYPE_ERRORS = [
-    'recall: argument limit takes an integer >= 1, not "ten"',
+    'recall: argument max_results takes an integer >= 1, not "ten"',
     "recall: argument bank_id takes a string, not 5; argument max_tokens takes an integer >= 0, not 1.5",
     "recall: argument query is required (a string)",
     'retain: argument tags takes a list of strings or null, not "urgent"',
@@ -49,7 +49,9 @@ def test_list_tools_retain_two_facts_recall_one_reflect(db, script_server):
             await mcp.call_tool("retain", {"bank_id": "agent", "content": "Priya leads Project Falcon.",
                                            "entities": ["Priya"], "timestamp": "2025-01-13T10:30:00Z"})  # fmt: skip
             await mcp.call_tool("retain", {"bank_id": "agent", "content": "Tom goes bouldering on Saturdays."})
-            recalled = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
+            recalled = await mcp.call_tool(
+                "recall", {"bank_id": "agent", "query": "Who leads Falcon?", "max_results": 1}
+            )
             asked = {"bank_id": "agent", "query": "Bouldering, or anything else last week?"}
             as_of = [await mcp.call_tool("recall", {**asked, **extra}) for extra in ({}, {"as_of": "2025-01-20"})]
             bad_as_of = await mcp.call_tool("recall", {**asked, "as_of": "next tuesday"})
@@ -104,18 +106,21 @@ def test_an_agent_corrects_one_memory_and_forgets_another(db):
             await mcp.initialize()
             for content in ("Priya leads Project Falcon.", "Tom goes bouldering on Saturdays."):
                 await mcp.call_tool("retain", {"bank_id": "agent", "content": content, "timestamp": "2025-01-13"})
-            found = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "limit": 1})
+            found = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?", "max_results": 1})
             falcon = found.structured_content["result"][0]["id"]
             updated = await mcp.call_tool("update_memory", {"bank_id": "agent", "memory_id": falcon,
                                                             "text": "Marta took over Project Falcon in March.",
                                                             "tags": ["work"]})  # fmt: skip
-            bouldering = await mcp.call_tool("recall", {"bank_id": "agent", "query": "bouldering", "limit": 1})
+            bouldering = await mcp.call_tool("recall", {"bank_id": "agent", "query": "bouldering", "max_results": 1})
             forget = {"bank_id": "agent", "memory_id": bouldering.structured_content["result"][0]["id"]}
             gone, again = [await mcp.call_tool("delete_memory", forget) for _ in range(2)]
             unknown = await mcp.call_tool("update_memory",
                                           {"bank_id": "agent", "memory_id": "not-an-id", "text": "x"})  # fmt: skip
             left = await mcp.call_tool("recall", {"bank_id": "agent", "query": "Who leads Falcon?"})
-            return {"updated": updated, "gone": gone, "again": again, "unknown": unknown, "left": left}
+            unrelated = await mcp.call_tool("recall", {"bank_id": "agent", "query": "What is the capital of Peru?",
+                                                       "min_relevance": 0.5})  # fmt: skip
+            return {"updated": updated, "gone": gone, "again": again, "unknown": unknown, "left": left,
+                    "unrelated": unrelated}  # fmt: skip
 
     out = anyio.run(session)
     updated = out["updated"].structured_content
@@ -123,7 +128,10 @@ def test_an_agent_corrects_one_memory_and_forgets_another(db):
     assert "Marta" in updated["entities"] and "Priya" not in updated["entities"]
     assert out["gone"].structured_content["deleted"] is True and out["again"].structured_content["deleted"] is False
     assert out["unknown"].is_error and "memory_id 'not-an-id' is not a UUID" in out["unknown"].content[0].text
-    assert [r["text"] for r in out["left"].structured_content["result"]] == ["Marta took over Project Falcon in March."]
+    (marta,) = out["left"].structured_content["result"]
+    assert marta["text"] == "Marta took over Project Falcon in March." and 0.1 < marta["relevance"] <= 1
+    # the same memory, asked about something else, is below a floor: nothing comes back
+    assert out["unrelated"].structured_content["result"] == []
 
 
 def test_streamable_http(db):

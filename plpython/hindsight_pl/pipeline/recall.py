@@ -27,11 +27,11 @@ CANDIDATE_ARGUMENTS: dict[str, str] = {
     "query_timestamp": "timestamptz", "trace": "bool", "temporal_window": "tstzrange", "fusion": "text",
     "cap_per_source": "int", "arms": "text[]",
 }  # fmt: skip
-FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations": "bool"}
+FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations": "bool", "min_relevance": "float8"}
 DEFAULTS: dict[str, Any] = {
     "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
     "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
-    "passthrough": "calibrated", "prefer_observations": False, "max_results": 10,
+    "passthrough": "calibrated", "prefer_observations": False, "min_relevance": None, "max_results": 10,
 }  # fmt: skip
 
 
@@ -58,9 +58,9 @@ FINISH = (
     "SELECT coalesce(jsonb_agg(to_jsonb(f) - 'trace' ORDER BY f.rank), '[]')::text AS results,"
     " (array_agg(f.trace) FILTER (WHERE f.rank = 1))[1]::text AS trace"
     " FROM hindsight.recall_finish(state => $1::hindsight.recall_state, rerank_scores => $2::float8[],"
-    " passthrough => $3::text, prefer_observations => $4::bool) AS f"
-    # the best max_results ($5, checked by recall() as hindsight.recall checks it; NULL: every packed result)
-    " WHERE f.rank <= coalesce($5::int, f.rank)"
+    " passthrough => $3::text, prefer_observations => $4::bool, min_relevance => $5::float8) AS f"
+    # the best max_results ($6, checked by recall() as hindsight.recall checks it; NULL: every packed result)
+    " WHERE f.rank <= coalesce($6::int, f.rank)"
 )
 
 
@@ -91,7 +91,8 @@ def recall(
     A query without a letter or digit has nothing to search for: ``hindsight.recall_json``'s own answer, no results
     after the same checks (nothing is embedded or read).
 
-    Raises :class:`InputError` for an unknown argument or a ``max_results`` below 0,
+    Raises :class:`InputError` for an unknown argument, a ``max_results`` below 0 or a ``min_relevance`` outside
+    [0, 1],
     :class:`~hindsight_pl.limits.LimitError` for a query longer than ``query_chars`` (2,000 characters),
     ``ProviderError`` when a model of the caller fails; the database's errors (HS404 unknown bank, 22023 a bad
     argument) pass through."""
@@ -103,6 +104,8 @@ def recall(
         raise InputError(
             f"max_results must be an integer >= 0 or None (every packed result), got {given['max_results']}"
         )
+    if given["min_relevance"] is not None and not 0 <= given["min_relevance"] <= 1:
+        raise InputError(f"min_relevance must be within [0, 1] or None (no floor), got {given['min_relevance']}")
     query = clean_text(query)
     blank = not is_meaningful(query)
     limits.check_query(query)  # before any model reads it
@@ -121,7 +124,7 @@ def recall(
     if found["texts"]:
         scores = [float(x) for x in reranker.rerank(query, found["texts"])]
     finished = one(db, FINISH, found["state"], scores, given["passthrough"], given["prefer_observations"],
-                   given["max_results"])  # fmt: skip
+                   given["min_relevance"], given["max_results"])  # fmt: skip
     assert finished is not None  # an aggregate: always one row
     trace = json.loads(finished["trace"]) if finished["trace"] else None
     return {"results": json.loads(finished["results"]), "trace": trace}
