@@ -67,6 +67,9 @@ DEFAULT_ENTITY_LIMIT = 20
 # How many results a recall gives unless told otherwise: hindsight.recall's and recall_json's max_results default,
 # which the CLI's recall --limit and MCP's recall limit take (tests/db/test_recall.py checks that the two agree).
 DEFAULT_MAX_RESULTS = 10
+# The relevance below which recall drops a candidate unless told otherwise: hindsight.recall's, recall_json's and
+# recall_finish's min_relevance default, which the CLI and MCP take too (tests/db/test_recall.py checks them).
+DEFAULT_MIN_RELEVANCE = 0.001
 _PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
 T = TypeVar("T")
 
@@ -788,7 +791,7 @@ class Client:
         arms: Sequence[str] | None = None,
         passthrough: str = "calibrated",
         prefer_observations: bool = False,
-        min_relevance: float | None = None,
+        min_relevance: float | None = DEFAULT_MIN_RELEVANCE,
         max_results: int | None = DEFAULT_MAX_RESULTS,
         trace: bool = False,
     ) -> RecallResponse:
@@ -804,8 +807,9 @@ class Client:
         interleave; ``passthrough`` is calibrated, normalized or rank_linear; ``prefer_observations``
         drops a fact that an observation among the results cites. Each result's ``relevance`` is the probability
         that it answers the query, the same across recalls (None when it cannot be told: docs/recall.md,
-        "Relevance"); ``min_relevance`` (0 to 1) drops every candidate below it before packing, so the results
-        may be fewer, or none. With ``trace``, ``response.trace`` holds every stage's figures.
+        "Relevance"); ``min_relevance`` (0 to 1; 0.001 by default, what is plainly unrelated; None: no floor) drops
+        every candidate below it before packing, so the results may be fewer, or none. With ``trace``,
+        ``response.trace`` holds every stage's figures.
 
         A query without a letter or digit (``""``, blanks, punctuation) has nothing to search for: no results,
         as ``hindsight.recall`` gives, after the same checks (docs/reference.md, An empty query).

@@ -22,7 +22,7 @@ from pydantic import Field, ValidationError
 
 from hindsight_pl import __version__, limits
 
-from ._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, Client
+from ._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, DEFAULT_MIN_RELEVANCE, Client
 from ._errors import BankNotFoundError, HindsightError
 from ._types import describe_when
 from ._unit_dates import bank_time_zone, unit_dates
@@ -177,14 +177,14 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
         max_results: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
         min_relevance: Annotated[
-            float | None,
+            float,
             Field(
                 description="Only memories at least this likely (0 to 1) to answer the query; 'relevance' of each "
                 "result is that probability, comparable across recalls.",
                 ge=0,
                 le=1,
             ),
-        ] = None,
+        ] = DEFAULT_MIN_RELEVANCE,
         as_of: Annotated[
             str | None,
             Field(

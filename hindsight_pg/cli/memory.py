@@ -13,7 +13,7 @@ from rich.markup import escape
 
 from hindsight_pl.text import clean_text, is_meaningful
 
-from .._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS
+from .._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, DEFAULT_MIN_RELEVANCE
 from .._errors import InvalidInputError
 from .._inputs import read_items
 from .._types import describe_when
@@ -105,9 +105,9 @@ def recall(
         bool, typer.Option(help="Drop facts that a recalled observation already cites (docs/observations.md).")
     ] = False,
     min_relevance: Annotated[
-        float | None,
+        float,
         typer.Option(min=0.0, max=1.0, help="Drop memories less likely than this (0 to 1) to answer the query."),
-    ] = None,
+    ] = DEFAULT_MIN_RELEVANCE,
     dsn: Dsn = None,
 ) -> None:
     """Recall the memories of a bank that answer a query, best first, each with its relevance (the probability

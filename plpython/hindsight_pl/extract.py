@@ -153,7 +153,8 @@ class Fact:
 
     ``chunk_index`` names the item's chunk it came from; ``occurred_start`` /
     ``occurred_end`` (aware, UTC) are set for an event fact with a time expression;
-    ``caused_by`` holds indexes of the item's other facts that caused this one.
+    ``caused_by`` holds indexes of the item's other facts that caused this one; ``context``: the Markdown
+    headings it was written under ("Trip › Flights"), None outside any.
     """
 
     text: str
@@ -163,6 +164,7 @@ class Fact:
     occurred_start: datetime | None = None
     occurred_end: datetime | None = None
     caused_by: list[int] = field(default_factory=list)
+    context: str | None = None
 
 
 class Extractor(Protocol):
@@ -666,19 +668,26 @@ class OfflineExtractor:
         entities: Sequence[str] = (),
         speaker: str | None = None,
         known: Iterable[str] = (),
+        headings: Sequence[Headings] | None = None,
     ) -> list[Fact]:
         """The facts of ``chunks``; ``known``: names the bank already holds (:func:`find_names`), to which each
-        fact adds its own for the facts after it."""
+        fact adds its own for the facts after it. Markdown headings are no facts: each fact's ``context`` is the
+        headings it is under (:func:`sections`; ``headings``: those open where each chunk starts, when the chunks
+        are not the whole text, else carried from chunk to chunk)."""
         facts: list[Fact] = []
         seen = {k.lower() for k in known}
+        carried: Headings = ()
         for index, chunk in enumerate(chunks):
             limits.checkpoint()  # a cancel takes effect between chunks (docs/reliability.md)
-            for who, passage, is_turn in _blocks(chunk, speaker):
-                names = [*entities, *([who] if who else [])]
-                for group in group_sentences(split_sentences(passage), whole=is_turn):
-                    if is_fact(group):
-                        facts.append(self._fact(group, index, who, is_turn, names, timestamp, seen))
-                        seen.update(e.lower() for e in facts[-1].entities)
+            parts, carried = sections(chunk, headings[index] if headings is not None else carried)
+            for under, part in parts:
+                for who, passage, is_turn in _blocks(part, speaker):
+                    names = [*entities, *([who] if who else [])]
+                    for group in group_sentences(split_sentences(passage), whole=is_turn):
+                        if is_fact(group):
+                            facts.append(self._fact(group, index, who, is_turn, names, timestamp, seen))
+                            facts[-1].context = HEADING_JOIN.join(title for _, title in under) or None
+                            seen.update(e.lower() for e in facts[-1].entities)
         return facts
 
     def read(self, said: str, timestamp: datetime, known: Iterable[str] = ()) -> Fact:
@@ -766,6 +775,45 @@ class VerbatimExtractor:
             fact_type = "experience" if who and who.lower() == self.agent_name else "world"
             facts.append(Fact(text=said, chunk_index=index, fact_type=fact_type, entities=list(names.values())))
         return facts
+
+
+# An ATX heading of Markdown (CommonMark 4.2): up to three spaces, one to six #, a space, the title, optional
+# closing #s.
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)(?:[ \t]+#+)?[ \t]*$")
+HEADING_JOIN = " › "
+
+Headings = tuple[tuple[int, str], ...]  # the headings open at a point of a text: (level, title), outermost first
+
+
+def sections(chunk: str, open_headings: Headings = ()) -> tuple[list[tuple[Headings, str]], Headings]:
+    """``chunk`` cut at its Markdown headings: the text under each heading (blank parts dropped) with the
+    headings it is under (``open_headings``: those open where the chunk starts; a heading closes the ones of its
+    level and deeper), and the headings open at its end. A text without headings is one part."""
+    parts: list[tuple[Headings, str]] = []
+    current, lines = open_headings, []
+    for line in chunk.splitlines():
+        heading = _HEADING.match(line)
+        if heading is None:
+            lines.append(line)
+            continue
+        if "\n".join(lines).strip():
+            parts.append((current, "\n".join(lines)))
+        level = len(heading.group(1))
+        current, lines = (*(h for h in current if h[0] < level), (level, heading.group(2).strip())), []
+    if "\n".join(lines).strip():
+        parts.append((current, "\n".join(lines)))
+    return parts, current
+
+
+def opening_headings(chunks: Sequence[str]) -> list[Headings]:
+    """The Markdown headings open where each chunk starts (:func:`sections`), so that a chunk read alone (one a
+    document retained again changed) is under the headings the chunks before it opened."""
+    opening: list[Headings] = []
+    current: Headings = ()
+    for chunk in chunks:
+        opening.append(current)
+        current = sections(chunk, current)[1]
+    return opening
 
 
 def _open_ended(start: datetime, end: datetime) -> bool:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from .dedupe import Deduplicator
-from .extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
+from .extract import HEADING_JOIN, Extractor, Fact, OfflineExtractor, VerbatimExtractor, opening_headings
 from .llm import LLMClient, LLMExtractor
 
 # At most this many of the bank's names, its most mentioned, are passed to the extractor at retain as names it
@@ -97,7 +97,7 @@ class Item:
         return {
             "document_id": self.document_id, "update_mode": self.update_mode, "content": self.content,
             "context": self.context, "timestamp": self.timestamp.isoformat(), "tags": self.tags,
-            "metadata": self.metadata, "chunks": self.chunks, "units": [unit.payload() for unit in units],
+            "metadata": self.metadata, "chunks": self.chunks, "units": [unit.payload(self.context) for unit in units],
         }  # fmt: skip
 
 
@@ -112,8 +112,9 @@ class Unit:
     caused_by: list[int] = field(default_factory=list)
     merged: list[dict[str, Any]] = field(default_factory=list)
 
-    def payload(self) -> dict[str, Any]:
-        """The unit as ``hindsight.retain`` takes it (an element of an item's ``units``)."""
+    def payload(self, item_context: str | None = None) -> dict[str, Any]:
+        """The unit as ``hindsight.retain`` takes it (an element of an item's ``units``); a fact under Markdown
+        headings has its own context: its item's (``item_context``), then the headings."""
         fact = self.fact
         return {
             "text": fact.text, "chunk_index": fact.chunk_index, "fact_type": fact.fact_type, "entities": fact.entities,
@@ -121,6 +122,7 @@ class Unit:
             "occurred_end": fact.occurred_end.isoformat() if fact.occurred_end else None,
             "caused_by": self.caused_by, "embedding": self.embedding,
             **({"merged": self.merged} if self.merged else {}),
+            **({"context": HEADING_JOIN.join(c for c in (item_context, fact.context) if c)} if fact.context else {}),
         }  # fmt: skip
 
 
@@ -147,7 +149,12 @@ def fill_units(
     for n, item in enumerate(items):
         fresh = fresh_chunks(item.chunks, stored.get(item.document_id or "", Counter()), item.update_mode)
         fresh_text = [item.chunks[i] for i in fresh]
-        if isinstance(extractor, OfflineExtractor | VerbatimExtractor):
+        if isinstance(extractor, OfflineExtractor):
+            opening = opening_headings(item.chunks)  # a fresh chunk is under the headings the chunks before opened
+            facts = extractor.extract(fresh_text, timestamp=item.timestamp, entities=item.entities,
+                                      speaker=item.speaker, known=known if known is not None else (),
+                                      headings=[opening[i] for i in fresh])  # fmt: skip
+        elif isinstance(extractor, VerbatimExtractor):
             facts = extractor.extract(fresh_text, timestamp=item.timestamp, entities=item.entities,
                                       speaker=item.speaker, known=known if known is not None else ())  # fmt: skip
         else:

@@ -89,6 +89,7 @@ BEGIN
                  WITH ORDINALITY AS w(v, uo),
              LATERAL (VALUES
                  ('unit_chars', 'text', length(v->>'text')),
+                 ('context_chars', 'context', length(v->>'context')),
                  ('entities', 'entities', CASE WHEN jsonb_typeof(v->'entities') = 'array'
                                                THEN jsonb_array_length(v->'entities') END),
                  ('name_chars', 'an entity', (SELECT max(length(e)) FROM jsonb_array_elements_text(
@@ -166,6 +167,8 @@ BEGIN
                             SELECT n - 1 FROM generate_series(1, jsonb_array_length(coalesce(x->'chunks', '[]'))) n))
                        THEN format('chunk_index %s does not name one of the item''s %s chunks',
                                    v->'chunk_index', jsonb_array_length(coalesce(x->'chunks', '[]')))
+                   WHEN v ? 'context' AND jsonb_typeof(v->'context') NOT IN ('string', 'null')
+                       THEN '"context" must be a string'
                    WHEN v ? 'entities' AND (jsonb_typeof(v->'entities') <> 'array' OR EXISTS (
                         SELECT FROM jsonb_array_elements(v->'entities') e WHERE jsonb_typeof(e) <> 'string'))
                        THEN '"entities" must be an array of strings'
@@ -206,7 +209,8 @@ COMMENT ON FUNCTION hindsight._check_retain_items(jsonb) IS
     'hindsight.limits() (items, units, tags, name_chars, content_chars, context_chars, json_bytes, json_depth, '
     'unit_chars, entities); then their shape (see its comment), raising 22023 naming the first bad item '
     '(and unit): not an object, no units nor chunks, bad chunks, tags, metadata, document_id or update_mode, a '
-    'unit without text or a 384-number embedding (numbers within a 4-byte float), a bad timestamp, occurred_start, '
+    'unit without text or a 384-number embedding (numbers within a 4-byte float), a context that is no string, a bad '
+    'timestamp, occurred_start, '
     'occurred_end or mentioned_at (ISO 8601, years 1 to 9999), a bad fact_type, chunk_index, entities, caused_by or '
     'merged, an '
     'all-zero embedding, or a document_id given twice.';

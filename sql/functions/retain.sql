@@ -108,7 +108,7 @@ BEGIN
            CASE WHEN u.unit ? 'chunk_index'
                 THEN coalesce(chunk_ids->(u.item_no - 1)::text->>(u.unit->>'chunk_index')::int,
                               doc_ids[u.item_no] || '#' || (u.unit->>'chunk_index')) END,
-           u.unit->>'text', u.item->>'context', coalesce(u.unit->>'fact_type', 'world'),
+           u.unit->>'text', coalesce(u.unit->>'context', u.item->>'context'), coalesce(u.unit->>'fact_type', 'world'),
            (u.unit->>'embedding')::vector,
            (u.unit->>'occurred_start')::timestamptz, (u.unit->>'occurred_end')::timestamptz, u.mentioned_at,
            ARRAY(SELECT jsonb_array_elements_text(coalesce(u.item->'tags', '[]'))),
@@ -167,7 +167,7 @@ text, "context"?: text, "timestamp"?: ISO 8601 (default now()), "tags"?: [text],
 [text], "units": [{"text": text, "embedding": [384 numbers, not all zero], "chunk_index"?: int into chunks,
 "fact_type"?: world|experience|observation (default world), "occurred_start"?, "occurred_end"?, "mentioned_at"?
 (default the item timestamp), "entities"?: [names], "caused_by"?: [indexes of the item's other units], "metadata"?:
-object, "merged"?: [{"text": text, "item_index"?, "reason"?, "similarity"?}: the caller's repeats stored as this
+object, "context"?: text (the unit's own, e.g. the headings it was written under; default the item's), "merged"?: [{"text": text, "item_index"?, "reason"?, "similarity"?}: the caller's repeats stored as this
 unit]}]}. An existing document_id is updated: a chunk
 given without units whose SHA-256 the document already has keeps its memories; replace drops the rest, append adds.
 Entities are resolved against the bank, and units linked (temporal, semantic, causal, and supersedes where a new unit

@@ -118,6 +118,17 @@ def test_recall_shows_ids_that_update_memory_and_delete_memory_take(dsn, db, mon
     assert capsys.readouterr().err.startswith("error: --metadata is not JSON")
 
 
+def test_a_markdown_file_keeps_its_headings_out_of_the_memories_and_as_their_context(dsn, db, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# Notes\n\nPriya is the tech lead of Falcon.\n\n## Travel\n\nThe offsite is in Valencia.\n")
+    result = invoke("retain", "notes", str(notes), "--context", "my notes")
+    assert result.exit_code == 0, result.output
+    query = "SELECT text, context FROM hindsight.memory_units WHERE bank_id = 'notes' ORDER BY text"
+    rows = db.execute(query).fetchall()
+    assert rows == [("Priya is the tech lead of Falcon.", "my notes › Notes"),
+                    ("The offsite is in Valencia.", "my notes › Notes › Travel")]  # fmt: skip
+
+
 def test_help_lists_every_command():
     result = invoke("--help")
     commands = "retain recall update-memory delete-memory banks server demo import-locomo entities mcp serve-models"

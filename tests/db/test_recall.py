@@ -269,16 +269,18 @@ def test_max_results_keeps_the_best_ten_by_default(db):
         assert len(driver.recall("b", "zzzz", max_results=0).results) == 0, reranker
 
 
-def test_the_interfaces_take_sql_recalls_default_number_of_results(db):
-    from hindsight_pg._client import DEFAULT_MAX_RESULTS
+def test_the_interfaces_take_sql_recalls_default_number_of_results_and_floor(db):
+    from hindsight_pg._client import DEFAULT_MAX_RESULTS, DEFAULT_MIN_RELEVANCE
 
-    defaults = db.execute(
+    defaults = dict(db.execute(
         "SELECT p.proname, pg_get_function_arguments(p.oid) FROM pg_proc p"
-        " WHERE p.pronamespace = 'hindsight'::regnamespace AND p.proname IN ('recall', 'recall_json')"
-    ).fetchall()
-    assert len(defaults) == 2
-    for name, arguments in defaults:
-        assert f"max_results integer DEFAULT {DEFAULT_MAX_RESULTS}" in arguments, (name, arguments)
+        " WHERE p.pronamespace = 'hindsight'::regnamespace AND p.proname IN ('recall', 'recall_json', 'recall_finish')"
+    ).fetchall())  # fmt: skip
+    assert len(defaults) == 3
+    for name, arguments in defaults.items():
+        assert f"min_relevance double precision DEFAULT {DEFAULT_MIN_RELEVANCE}" in arguments, (name, arguments)
+        if name != "recall_finish":  # it returns every packed row
+            assert f"max_results integer DEFAULT {DEFAULT_MAX_RESULTS}" in arguments, (name, arguments)
 
 
 def test_packing_considers_only_twice_the_recall_budget(db):

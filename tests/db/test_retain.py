@@ -280,3 +280,17 @@ def test_retain_reads_the_banks_config_once_and_hands_it_on(db):
     assert {name: n - before.get(name, 0) for name, n in after.items()} == {
         "bank_config": 1, "_resolve_entities": 1, "_link_units": 1, "_link_updates": 1, "_semantic_path": 1,
     }  # fmt: skip
+
+
+def test_a_unit_may_have_its_own_context_else_its_items(db):
+    bank(db, "ctx")
+    item = {"context": "team chat", "units": [
+        {"text": "Ana booked the flight.", "embedding": vec(d0=1), "context": "team chat › Travel"},
+        {"text": "Tom fixed the sink.", "embedding": vec(d1=1)},
+    ]}  # fmt: skip
+    db.execute("SELECT * FROM hindsight.retain('ctx', %s::jsonb)", (json.dumps([item]),))
+    rows = db.execute("SELECT text, context FROM hindsight.memory_units WHERE bank_id = 'ctx' ORDER BY text").fetchall()
+    assert rows == [("Ana booked the flight.", "team chat › Travel"), ("Tom fixed the sink.", "team chat")]
+    item["units"][0]["context"] = 5
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match='item 0, unit 0: "context" must be a string'):
+        db.execute("SELECT * FROM hindsight.retain('ctx', %s::jsonb)", (json.dumps([item]),))

@@ -16,6 +16,8 @@ from hindsight_pl.extract import (
     group_sentences,
     has_verb,
     normalise,
+    opening_headings,
+    sections,
     split_sentences,
 )
 from hindsight_pl.llm.extraction import _date, _halves, fact_text
@@ -261,3 +263,44 @@ def test_dedupe_keeps_the_same_fact_on_two_days():
     ended.occurred_end = again.occurred_end = friday  # only the end known: that end is the day, as a unit's date
     assert dedupe.by_embedding([ended], [same], monday) == [ended]
     assert dedupe.by_embedding([again], [same], monday + timedelta(days=1)) == []  # said on Tuesday, about Friday
+
+
+NOTES = """# Notes
+
+Priya is the tech lead of Falcon.
+
+## Travel ##
+
+The offsite is in Valencia in May.
+Ana booked the hotel.
+
+# Home
+Tom fixed the sink on Monday.
+#1 priority is the roof, said Tom."""
+
+
+def test_markdown_headings_are_no_facts_and_give_each_fact_its_context():
+    facts = OfflineExtractor().extract([NOTES], timestamp=datetime(2025, 3, 3, tzinfo=UTC))
+    assert [(f.text, f.context) for f in facts] == [
+        ("Priya is the tech lead of Falcon.", "Notes"),
+        ("The offsite is in Valencia in May.", "Notes › Travel"),
+        ("Ana booked the hotel.", "Notes › Travel"),
+        ("Tom fixed the sink on Monday.", "Home"),
+        ("#1 priority is the roof, said Tom.", "Home"),  # no space after the #: no heading
+    ]
+    # a text without headings: no context, as before
+    (plain,) = OfflineExtractor().extract(["Tom fixed the sink."], timestamp=datetime(2025, 3, 3, tzinfo=UTC))
+    assert plain.context is None
+
+
+def test_a_chunk_read_alone_is_under_the_headings_the_chunks_before_it_opened():
+    chunks = ["# Trip\n\n## Flights\n\nAna booked the flight.", "Ben rented a car.\n\n# Home\n\nTom fixed the sink."]
+    assert opening_headings(chunks) == [(), ((1, "Trip"), (2, "Flights"))]
+    # the second chunk alone (a document retained again whose first chunk did not change)
+    facts = OfflineExtractor().extract(chunks[1:], timestamp=datetime(2025, 3, 3, tzinfo=UTC),
+                                       headings=opening_headings(chunks)[1:])  # fmt: skip
+    assert [(f.text, f.context) for f in facts] == [
+        ("Ben rented a car.", "Trip › Flights"),
+        ("Tom fixed the sink.", "Home"),
+    ]
+    assert sections("no heading here") == ([((), "no heading here")], ())
