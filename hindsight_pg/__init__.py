@@ -13,6 +13,7 @@ from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.providers import Embedder, HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker, Reranker
 from hindsight_pl.reflect import ReflectResult
 
+from ._async import AsyncClient, configure_async, connect_async
 from ._client import Client, connect
 from ._errors import (
     BankExistsError,
@@ -47,6 +48,7 @@ from ._types import (
 )
 
 __all__ = [
+    "AsyncClient",
     "Bank",
     "BankExistsError",
     "BankNotFoundError",
@@ -88,6 +90,8 @@ __all__ = [
     "VerbatimExtractor",
     "WorkerError",
     "__version__",
+    "configure_async",
     "connect",
+    "connect_async",
     "parse_temporal",
 ]

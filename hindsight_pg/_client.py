@@ -67,9 +67,10 @@ DEFAULT_ENTITY_LIMIT = 20
 # How many results a recall gives unless told otherwise: hindsight.recall's and recall_json's max_results default,
 # which the CLI's recall --limit and MCP's recall limit take (tests/db/test_recall.py checks that the two agree).
 DEFAULT_MAX_RESULTS = 10
-# The relevance below which recall drops a candidate unless told otherwise: hindsight.recall's, recall_json's and
-# recall_finish's min_relevance default, which the CLI and MCP take too (tests/db/test_recall.py checks them).
-DEFAULT_MIN_RELEVANCE = 0.001
+# The relevance below which recall drops a candidate unless told otherwise (None: no floor): hindsight.recall's,
+# recall_json's and recall_finish's min_relevance default, which the CLI and MCP take too (tests/db/test_recall.py
+# checks them; docs/recall.md, "Relevance", says why there is none).
+DEFAULT_MIN_RELEVANCE: float | None = None
 _PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
 T = TypeVar("T")
 
@@ -104,18 +105,26 @@ def connect(
     except psycopg.Error as exc:
         raise HindsightError(f"cannot connect to PostgreSQL: {str(exc).strip()}") from exc
     row = conn.execute("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'hindsight_pg'").fetchone()
-    if row is None:
-        database = conn.info.dbname
+    try:
+        check_extension(row, conn.info.dbname)
+    except ExtensionError:
         conn.close()
+        raise
+    register_vector(conn)
+    return Client(conn, embedder=embedder, extractor=extractor, reranker=reranker)
+
+
+def check_extension(row: tuple[Any, ...] | None, database: str) -> None:
+    """Raise :class:`ExtensionError` when ``row`` (``extversion`` of pg_extension's hindsight_pg row, None when
+    there is none) says ``database`` lacks the extension, :class:`ExtensionVersionError` when its version is not
+    this driver's."""
+    if row is None:
         raise ExtensionError(
             f"database {database!r} does not have the hindsight_pg extension",
             hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
         )
     if row[0] != __version__:
-        conn.close()
         raise ExtensionVersionError(row[0], __version__)
-    register_vector(conn)
-    return Client(conn, embedder=embedder, extractor=extractor, reranker=reranker)
 
 
 @contextlib.contextmanager
@@ -807,8 +816,8 @@ class Client:
         interleave; ``passthrough`` is calibrated, normalized or rank_linear; ``prefer_observations``
         drops a fact that an observation among the results cites. Each result's ``relevance`` is the probability
         that it answers the query, the same across recalls (None when it cannot be told: docs/recall.md,
-        "Relevance"); ``min_relevance`` (0 to 1; 0.001 by default, what is plainly unrelated; None: no floor) drops
-        every candidate below it before packing, so the results may be fewer, or none. With ``trace``,
+        "Relevance"); ``min_relevance`` (0 to 1; None, the default: no floor) drops every candidate below it before
+        packing, so the results may be fewer, or none. With ``trace``,
         ``response.trace`` holds every stage's figures.
 
         A query without a letter or digit (``""``, blanks, punctuation) has nothing to search for: no results,

@@ -16,6 +16,8 @@ class PsycopgDatabase:
         self.conn = conn
 
     def rows(self, statement: str, *args: Any) -> list[dict[str, Any]]:
+        if not isinstance(self.conn, psycopg.Connection):  # an AsyncClient's connection (hindsight_pg._async)
+            return self.conn.raw_rows(statement, args, dict_row)
         with psycopg.RawCursor(self.conn, row_factory=dict_row) as cur:
             cur.execute(statement, args)
             return cur.fetchall() if cur.description is not None else []

@@ -177,7 +177,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         tags: Annotated[list[str] | None, Field(description="Only memories with any of these tags.")] = None,
         max_results: Annotated[int, Field(description="At most this many memories.", ge=1)] = DEFAULT_MAX_RESULTS,
         min_relevance: Annotated[
-            float,
+            float | None,
             Field(
                 description="Only memories at least this likely (0 to 1) to answer the query; 'relevance' of each "
                 "result is that probability, comparable across recalls.",

@@ -105,7 +105,7 @@ def recall(
         bool, typer.Option(help="Drop facts that a recalled observation already cites (docs/observations.md).")
     ] = False,
     min_relevance: Annotated[
-        float,
+        float | None,
         typer.Option(min=0.0, max=1.0, help="Drop memories less likely than this (0 to 1) to answer the query."),
     ] = DEFAULT_MIN_RELEVANCE,
     dsn: Dsn = None,

@@ -32,7 +32,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall(
     arms text[] DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
     prefer_observations bool DEFAULT false,
-    min_relevance float8 DEFAULT 0.001,
+    min_relevance float8 DEFAULT NULL,
     max_results int DEFAULT 10
 )
 RETURNS SETOF hindsight.recall_result
@@ -68,8 +68,8 @@ Packing: greedy over the best recall_budget*2; when nothing fits the top result 
 max_tokens = 0 returns none; of the packed results, the best max_results are returned (default 10, as the CLI
 and MCP print; NULL: all; a name, not "limit", which SQL reserves and named notation would have to quote). Filters: types (world|experience|observation), tags with tags_match
 any|all|any_strict|all_strict|exact; prefer_observations drops a fact an observation among the results cites;
-min_relevance (within [0, 1]; default 0.001, NULL: no floor) drops every candidate less relevant before packing, so a
-spare budget is not filled with what is plainly unrelated. trace => true puts
+min_relevance (within [0, 1]; NULL, the default: no floor) drops every candidate less relevant before packing, so a
+spare budget is not filled with what is unrelated. trace => true puts
 the recall's JSON trace in the trace column of the rank-1 row (NULL on the others; a recall without rows has no
 row to carry it: recall_json returns it always).
 Rows: rank (1-based), the unit's columns, tokens, score, rrf_score, rerank_score, recency,
@@ -101,7 +101,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     include_chunks bool DEFAULT false,
     max_chunk_tokens int DEFAULT 8192,
     prefer_observations bool DEFAULT false,
-    min_relevance float8 DEFAULT 0.001,
+    min_relevance float8 DEFAULT NULL,
     max_results int DEFAULT 10
 )
 RETURNS jsonb

@@ -400,7 +400,7 @@ CREATE OR REPLACE FUNCTION hindsight.recall_finish(
     rerank_scores float8[] DEFAULT NULL,
     passthrough text DEFAULT 'calibrated',
     prefer_observations bool DEFAULT false,
-    min_relevance float8 DEFAULT 0.001
+    min_relevance float8 DEFAULT NULL
 )
 RETURNS SETOF hindsight.recall_result
 LANGUAGE sql
@@ -435,8 +435,8 @@ window, every candidate dated inside it (temporal_proximity > 0) and among the f
 every one outside it, each position again keeping its score (window_first, default true); the trace's
 scoring.results[].moved says what each rule moved. The best recall_budget * 2 by final score are packed into
 max_tokens; with prefer_observations, a world or experience unit that an observation among them cites
-(observation_sources) is dropped first, and every candidate whose relevance is below min_relevance (default 0.001,
-the plainly unrelated; NULL: none).
+(observation_sources) is dropped first, and every candidate whose relevance is below min_relevance (NULL, the default:
+none).
 relevance: the probability that the unit answers the query, the same across recalls (hindsight._relevance: the
 packaged reader's logit where it read, else the cosine for a multilingual-e5-small bank; NULL when neither applies,
 such a unit is never dropped). Returns every packed row of hindsight.recall, the trace (when the state has one) on

@@ -25,7 +25,7 @@ def _sql_default(value, kind: str) -> str:
         return f"NULL::{kind}"
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
+    if isinstance(value, int):
         return str(value)
     return f"'{value}'::text"
 

@@ -278,7 +278,8 @@ def test_the_interfaces_take_sql_recalls_default_number_of_results_and_floor(db)
     ).fetchall())  # fmt: skip
     assert len(defaults) == 3
     for name, arguments in defaults.items():
-        assert f"min_relevance double precision DEFAULT {DEFAULT_MIN_RELEVANCE}" in arguments, (name, arguments)
+        floor = "NULL::double precision" if DEFAULT_MIN_RELEVANCE is None else DEFAULT_MIN_RELEVANCE
+        assert f"min_relevance double precision DEFAULT {floor}" in arguments, (name, arguments)
         if name != "recall_finish":  # it returns every packed row
             assert f"max_results integer DEFAULT {DEFAULT_MAX_RESULTS}" in arguments, (name, arguments)
 

@@ -31,7 +31,7 @@ FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations"
 DEFAULTS: dict[str, Any] = {
     "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
     "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
-    "passthrough": "calibrated", "prefer_observations": False, "min_relevance": 0.001, "max_results": 10,
+    "passthrough": "calibrated", "prefer_observations": False, "min_relevance": None, "max_results": 10,
 }  # fmt: skip
 
 
