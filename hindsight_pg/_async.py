@@ -199,7 +199,9 @@ async def connect_async(dsn: str | None = None, **models: Any) -> AsyncClient:
     (``dsn``, else ``$HINDSIGHT_PG_DSN``, else the embedded server), checked and configured by
     :func:`configure_async`; ``embedder``, ``extractor`` and ``reranker`` as for connect. Raises what connect
     raises."""
-    target = dsn or os.environ.get(DSN_ENV) or await asyncio.to_thread(EmbeddedServer().ensure_running)
+    target = dsn or os.environ.get(DSN_ENV)
+    if not target:
+        target = await asyncio.to_thread(EmbeddedServer().ensure_running)
     try:
         conn = await psycopg.AsyncConnection.connect(target, autocommit=True)
     except psycopg.Error as exc:
