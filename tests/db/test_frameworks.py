@@ -97,3 +97,27 @@ def test_the_examples_run_offline(db, example: str, printed: str) -> None:
                          text=True, timeout=300, env={**os.environ, "HINDSIGHT_PG_DSN": db.info.dsn})  # fmt: skip
     assert run.returncode == 0, run.stderr[-2000:]
     assert printed in run.stdout and "Marta is looking after Biscuit" in run.stdout
+
+
+@pytest.mark.slow
+def test_the_agent_loop_example_prints_its_prompts_offline_and_talks_to_an_endpoint(db, script_server) -> None:
+    example = [sys.executable, str(ROOT / "examples" / "agent_loop.py"), "--bank", "loop"]
+    env = {k: v for k, v in os.environ.items() if k != "OPENAI_BASE_URL"} | {"HINDSIGHT_PG_DSN": db.info.dsn}
+    offline = subprocess.run(example, capture_output=True, text=True, timeout=300, env=env)
+    assert offline.returncode == 0, offline.stderr[-2000:]
+    # the last prompt: the correction first (updates win), then what it corrected
+    last = offline.stdout.rsplit("  prompt:", 1)[1]
+    assert last.index("Tom is looking after Biscuit instead") < last.index("Marta will look after Biscuit")
+    assert "assistant: (no model configured)" in offline.stdout
+    # the same loop against an OpenAI-compatible endpoint (a local one of the protocol): its replies are retained
+    replies = ["Have a good trip!", "Noted.", "Noted: Tom, not Marta.", "Tom was looking after Biscuit."]
+    script_server.script = [{"content": text} for text in replies]
+    url = f"http://127.0.0.1:{script_server.server_port}/v1"
+    online = subprocess.run(example, capture_output=True, text=True, timeout=300,
+                            env=env | {"OPENAI_BASE_URL": url, "OPENAI_API_KEY": "test"})  # fmt: skip
+    assert online.returncode == 0, online.stderr[-2000:]
+    assert "assistant: Tom was looking after Biscuit." in online.stdout and "prompt:" not in online.stdout
+    sent = script_server.requests[-1]["messages"]
+    assert "Tom is looking after Biscuit instead" in sent[0]["content"] and sent[1]["content"].startswith("Back home!")
+    kinds = dict(db.execute("SELECT text, fact_type FROM hindsight.memory_units WHERE bank_id = 'loop'").fetchall())
+    assert kinds["assistant: Noted: Tom, not Marta."] == "experience"
