@@ -320,7 +320,7 @@ bench-retain: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/report.py
 
 bench-banks: $(VENV)/.installed install-extension
-	$(VENV)/bin/python bench/banks.py
+	$(VENV)/bin/python bench/many_banks.py
 
 bench-consolidate: $(VENV)/.installed install-extension
 	$(VENV)/bin/python bench/consolidate.py
