@@ -23,8 +23,8 @@ DECLARE
                            'unit_entities', 'memory_links', '_bank_counts', '_bm25_terms', '_bm25_postings',
                            '_entity_cooccurrences', 'observation_sources', 'mental_models'];
     functions text[] := ARRAY[
-        'hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int)',
-        'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, int)',
+        'hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, float8, int)',
+        'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int)',
         'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[])',
         'hindsight.retain(text, jsonb)',
         'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
