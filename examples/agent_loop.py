@@ -36,7 +36,7 @@ SYSTEM = "You are Ana's assistant. Answer from what you remember when it helps; 
 def prompt(client: hindsight_pg.Client, bank: str, message: str, at: datetime) -> list[dict[str, str]]:
     """The messages a model gets: the instructions, the memories that answer the message (with their dates and
     how likely each is to answer), and the message."""
-    recalled = client.recall(bank, message, query_timestamp=at, max_results=5, max_tokens=800, min_relevance=0.01)
+    recalled = client.recall(bank, message, query_timestamp=at, max_results=5, max_tokens=800)
     lines = [f"- [{r.describe_when()}] {r.text} (relevance {r.relevance:.2f})" for r in recalled.results]
     memories = "\n".join(lines) or "(nothing relevant)"
     return [{"role": "system", "content": f"{SYSTEM}\n\nWhat you remember:\n{memories}"},

@@ -15,6 +15,7 @@ import threading
 from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Annotated, Any
+from uuid import UUID
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
@@ -23,7 +24,7 @@ from pydantic import Field, ValidationError
 from hindsight_pl import __version__, limits
 
 from ._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, DEFAULT_MIN_RELEVANCE, Client
-from ._errors import BankNotFoundError, HindsightError
+from ._errors import BankNotFoundError, HindsightError, MemoryNotFoundError
 from ._types import describe_when
 from ._unit_dates import bank_time_zone, unit_dates
 
@@ -112,6 +113,8 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
                 yield
             except BankNotFoundError as exc:  # the driver's hint names Python and the CLI; an agent has a tool
                 raise ToolError(f"{exc.args[0]} (hint: call the create_bank tool first)") from exc
+            except MemoryNotFoundError as exc:
+                raise ToolError(f"{exc.args[0]} (hint: the recall tool gives each memory's id)") from exc
             except HindsightError as exc:
                 raise ToolError(str(exc)) from exc
 
@@ -226,8 +229,8 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         """Correct one memory of a bank: a new text, tags or dates (what is not given stays). Returns the memory
         as it is now: its text, dates ("when", as recall gives them), entities and tags."""
         with serialised():
-            memory = client().update_memory(bank_id, memory_id, text=text, tags=tags, occurred_start=about_start,
-                                            occurred_end=about_end)  # fmt: skip
+            memory = client().update_memory(bank_id, memory_uuid(memory_id), text=text, tags=tags,
+                                            occurred_start=about_start, occurred_end=about_end)  # fmt: skip
             zone = bank_time_zone(client(), bank_id)
         return {"id": str(memory.id), "text": memory.text,
                 **dates(memory.mentioned_at, memory.occurred_start, memory.occurred_end, zone),
@@ -241,7 +244,7 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         """Forget one memory of a bank (a wrong or outdated fact): it is deleted with its links, and what it had
         replaced is current again. Returns whether there was such a memory."""
         with serialised():
-            deleted = client().delete_memory(bank_id, memory_id)
+            deleted = client().delete_memory(bank_id, memory_uuid(memory_id))
         return {"id": memory_id, "deleted": deleted}
 
     @server.tool()
@@ -320,6 +323,14 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
         ]
 
     return server
+
+
+def memory_uuid(value: str) -> UUID:
+    """A tool's memory_id as a UUID, or a tool error that says where ids come from."""
+    try:
+        return UUID(value)
+    except ValueError:
+        raise ToolError(f"memory_id {value!r} is not a UUID (hint: the recall tool gives each memory's id)") from None
 
 
 def dates(

@@ -15,7 +15,7 @@ from typer.models import CommandFunctionType
 from hindsight_pl import __version__
 
 from .._client import Client, connect
-from .._errors import BankNotFoundError, HindsightError
+from .._errors import BankNotFoundError, HindsightError, MemoryNotFoundError
 from . import _render as render
 
 # Click's plain help, not rich's: paragraphs are rewrapped to the terminal (no hard breaks inside a
@@ -26,7 +26,9 @@ HELP_SETTINGS = {"help_option_names": ["-h", "--help"], "max_content_width": 100
 # any other value the option's name (--tag TAG). Arguments are their names in capitals (BANK, QUERY).
 METAVARS = {"dsn": "DSN", "at": "TIME", "timestamp": "TIME", "budget": "LEVEL", "tags_match": "MODE",
             "host": "ADDRESS", "port": "PORT", "context": "TEXT", "document_id": "ID", "speaker": "NAME",
-            "embedding_model": "MODEL", "reranker_model": "MODEL", "conversation": "SAMPLE_ID"}  # fmt: skip
+            "embedding_model": "MODEL", "reranker_model": "MODEL", "conversation": "SAMPLE_ID",
+            "start": "TIME", "end": "TIME", "said": "TIME", "metadata": "JSON", "entity": "NAME",
+            "min_relevance": "P"}  # fmt: skip
 
 
 def metavar(param: TyperArgument | TyperOption) -> str:
@@ -139,6 +141,10 @@ def _options(
     """hindsight_pg: agent memory inside PostgreSQL. Retain what an agent hears; recall what matters."""
 
 
+# where the CLI's user finds a memory's id
+MEMORY_IDS = "hindsight-pg recall BANK QUERY --ids shows each memory's id."
+
+
 def main() -> None:
     """Entry point of ``hindsight-pg``: one clear line and exit status 1 on any hindsight error."""
     try:
@@ -148,6 +154,8 @@ def main() -> None:
             exc.hint = (
                 "Retain into it (hindsight-pg retain BANK FILE creates it), or hindsight-pg config BANK --create."
             )
+        elif isinstance(exc, MemoryNotFoundError):
+            exc.hint = MEMORY_IDS
         render.err.print(f"[red]error:[/red] {escape(str(exc))}", soft_wrap=True)
         sys.exit(1)
     except KeyboardInterrupt:

@@ -7,6 +7,7 @@ import json
 from datetime import datetime
 from pathlib import Path
 from typing import Annotated
+from uuid import UUID
 
 import typer
 from rich.markup import escape
@@ -14,12 +15,12 @@ from rich.markup import escape
 from hindsight_pl.text import clean_text, is_meaningful
 
 from .._client import DEFAULT_ENTITY_LIMIT, DEFAULT_MAX_RESULTS, DEFAULT_MIN_RELEVANCE
-from .._errors import InvalidInputError
+from .._errors import InvalidInputError, MemoryNotFoundError
 from .._inputs import read_items
 from .._types import describe_when
 from .._unit_dates import bank_time_zone
 from . import _render as render
-from ._app import Dsn, app, open_client
+from ._app import MEMORY_IDS, Dsn, app, open_client
 
 
 @app.command(short_help="Retain a file of content into a bank.")
@@ -163,11 +164,18 @@ def update_memory(
 ) -> None:
     """Change one memory (options not given keep their value) and print it as it is now (docs/retain.md, "One
     memory at a time")."""
+    memory_id = _memory_id(memory_id)
+    if all(v is None for v in (text, start, end, said, tag, metadata, context, entity)):
+        raise InvalidInputError("nothing to change: give --text, --start, --end, --said, --tag, --metadata, "
+                                "--context or --entity")  # fmt: skip
     try:
         extra = None if metadata is None else json.loads(metadata)
     except json.JSONDecodeError as exc:
         raise InvalidInputError(f"--metadata is not JSON: {exc}",
                                 hint='e.g. --metadata \'{"source": "sms"}\'') from None  # fmt: skip
+    if extra is not None and not isinstance(extra, dict):
+        raise InvalidInputError(f"--metadata must be a JSON object, not {metadata}",
+                                hint='e.g. --metadata \'{"source": "sms"}\'')  # fmt: skip
     with open_client(dsn) as client:
         memory = client.update_memory(
             bank, memory_id, text=text, occurred_start=start, occurred_end=end, mentioned_at=said, tags=tag,
@@ -190,11 +198,19 @@ def delete_memory(
 ) -> None:
     """Delete one memory with its links and entity references; what it superseded is current again (docs/retain.md,
     "One memory at a time")."""
+    memory_id = _memory_id(memory_id)
     with open_client(dsn) as client:
         if not client.delete_memory(bank, memory_id):
-            raise InvalidInputError(f"bank {bank!r} has no memory {memory_id}",
-                                    hint=f"hindsight-pg recall {bank} QUERY --ids shows the ids.")  # fmt: skip
+            raise MemoryNotFoundError(f'bank "{bank}" has no memory {memory_id}', hint=MEMORY_IDS)
     render.out.print(f"deleted {memory_id}")
+
+
+def _memory_id(value: str) -> str:
+    """MEMORY_ID as a UUID's text, or a usage error that says where ids are."""
+    try:
+        return str(UUID(value))
+    except ValueError:
+        raise InvalidInputError(f"MEMORY_ID {value!r} is not a UUID", hint=MEMORY_IDS) from None
 
 
 @app.command(short_help="List a bank's entities, most mentioned first.")

@@ -109,9 +109,20 @@ def test_recall_shows_ids_that_update_memory_and_delete_memory_take(dsn, db, mon
     with pytest.raises(SystemExit) as info:
         cli.main()
     assert info.value.code == 1
-    assert capsys.readouterr().err.strip() == (
-        f"error: bank 'team' has no memory {memory_id} (hint: hindsight-pg recall team QUERY --ids shows the ids.)"
-    )
+    hint = "(hint: hindsight-pg recall BANK QUERY --ids shows each memory's id.)"
+    assert capsys.readouterr().err.strip() == f'error: bank "team" has no memory {memory_id} {hint}'
+    # the same hint for an update of it, and for an id that is no UUID; nothing to change is said, not done
+    for argv in (["update-memory", "team", memory_id, "--tag", "x"], ["delete-memory", "team", "abc"],
+                 ["update-memory", "team", memory_id]):  # fmt: skip
+        monkeypatch.setattr(sys, "argv", ["hindsight-pg", *argv])
+        with pytest.raises(SystemExit):
+            cli.main()
+        err = capsys.readouterr().err
+        assert hint in err or "nothing to change" in err, err
+    monkeypatch.setattr(sys, "argv", ["hindsight-pg", "update-memory", "team", memory_id, "--metadata", "[1]"])
+    with pytest.raises(SystemExit):
+        cli.main()
+    assert capsys.readouterr().err.startswith("error: --metadata must be a JSON object")
     monkeypatch.setattr(sys, "argv", ["hindsight-pg", "update-memory", "team", memory_id, "--metadata", "{bad"])
     with pytest.raises(SystemExit):
         cli.main()
