@@ -696,7 +696,10 @@ class OfflineExtractor:
         (:func:`find_names`), and the dates it gives as of ``timestamp`` (aware), as :meth:`extract` reads a
         fact's. Never raises for a text :func:`is_fact` refuses."""
         known = [k for k in known if k and k.strip()]
-        fact = self._fact(said, 0, None, False, [], timestamp, known)
+        blocks = _blocks(said)  # a turn ("Name: ...") is read as extract reads one: the speaker, then what was said
+        who, passage, is_turn = blocks[0] if len(blocks) == 1 else (None, said, False)
+        fact = self._fact(passage, 0, who, is_turn, [who] if who else [], timestamp, known)
+        fact.text = said
         held = [k for k in known if k.strip().lower() in said.lower()]
         names: dict[str, str] = {}
         for name in [*held, *fact.entities]:

@@ -304,3 +304,16 @@ def test_a_chunk_read_alone_is_under_the_headings_the_chunks_before_it_opened():
         ("Tom fixed the sink.", "Home"),
     ]
     assert sections("no heading here") == ([((), "no heading here")], ())
+
+
+def test_a_memorys_new_text_is_read_as_retain_reads_a_fact():
+    from hindsight_pl.units import reread
+
+    said = datetime(2025, 6, 9, tzinfo=UTC)  # a Monday
+    # a turn: its speaker, then the names of what was said ("Noted" opens it, no name); a name it still holds stays
+    text = "assistant: Noted: Tom looks after Biscuit on Friday."
+    turn = reread({}, text, said, ["assistant", "Biscuit", "Marta"])
+    assert turn.entities == ["assistant", "Biscuit", "Tom"]
+    assert (turn.occurred_start, turn.text) == (datetime(2025, 6, 13, tzinfo=UTC), text)
+    prose = reread({"time_zone": "UTC"}, "The offsite moved to Porto.", said, [])
+    assert (prose.entities, prose.occurred_start) == (["Porto"], None)
