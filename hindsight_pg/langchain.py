@@ -12,6 +12,7 @@ import itertools
 import uuid
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from langchain_core.callbacks import CallbackManagerForRetrieverRun
 from langchain_core.chat_history import BaseChatMessageHistory
@@ -44,6 +45,10 @@ class HindsightRetriever(BaseRetriever):
     budget: str = "mid"
     tags: list[str] | None = None
     query_timestamp: datetime | str | None = None
+
+    def __init__(self, client: Client, bank_id: str, **arguments: Any) -> None:
+        """``HindsightRetriever(client, bank_id, ...)``, as LlamaIndex's takes them, or by keyword."""
+        super().__init__(client=client, bank_id=bank_id, **arguments)  # type: ignore[call-arg]
 
     def _get_relevant_documents(self, query: str, *, run_manager: CallbackManagerForRetrieverRun) -> list[Document]:
         response = self.client.recall(

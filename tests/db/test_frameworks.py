@@ -38,7 +38,8 @@ def team(client: Client) -> str:
 
 def test_the_langchain_retriever_gives_recall_as_documents(client: Client, team: str) -> None:
     expected = client.recall(team, OFFSITE, max_results=2).results
-    documents = HindsightRetriever(client=client, bank_id=team, max_results=2).invoke(OFFSITE)
+    documents = HindsightRetriever(client, team, max_results=2).invoke(OFFSITE)
+    assert documents == HindsightRetriever(client=client, bank_id=team, max_results=2).invoke(OFFSITE)
     assert [(d.page_content, d.id) for d in documents] == [(r.text, str(r.id)) for r in expected]
     first = documents[0].metadata
     assert (first["rank"], first["relevance"], first["score"]) == (1, expected[0].relevance, expected[0].scores.final)
