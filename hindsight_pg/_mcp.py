@@ -19,6 +19,7 @@ from uuid import UUID
 
 from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
+from mcp_types import CallToolResult, TextContent
 from pydantic import Field, ValidationError
 
 from hindsight_pl import __version__, limits
@@ -39,11 +40,20 @@ INSTRUCTIONS = (
 
 class _Server(MCPServer):
     """The SDK's server, with arguments that fail their schema refused in one line that names each argument
-    and the type it takes (:func:`argument_errors`), not pydantic's report with its links."""
+    and the type it takes (:func:`argument_errors`), not pydantic's report with its links; and an empty list
+    (a recall that found nothing) said as ``[]`` in the text content too, where the SDK would send no content
+    block at all and a host that reads text would see nothing."""
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Context[Any, Any] | None = None) -> Any:
         try:
-            return await super().call_tool(name, arguments, context)
+            result = await super().call_tool(name, arguments, context)
+            if (
+                isinstance(result, CallToolResult)
+                and not result.content
+                and result.structured_content == {"result": []}
+            ):
+                result.content = [TextContent(type="text", text="[]")]
+            return result
         except ToolError as exc:
             if not isinstance(exc.__cause__, ValidationError):
                 raise

@@ -132,6 +132,7 @@ def test_an_agent_corrects_one_memory_and_forgets_another(db):
     assert marta["text"] == "Marta took over Project Falcon in March." and 0.1 < marta["relevance"] <= 1
     # the same memory, asked about something else, is below a floor: nothing comes back
     assert out["unrelated"].structured_content["result"] == []
+    assert [c.text for c in out["unrelated"].content] == ["[]"]  # said in the text a host reads, too
 
 
 def test_streamable_http(db):
