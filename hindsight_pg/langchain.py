@@ -89,7 +89,9 @@ class HindsightChatMessageHistory(BaseChatMessageHistory):
         """Retain the messages, in one transaction, said now (each a microsecond after the one before). A message
         without text (a tool call) is not kept."""
         now = datetime.now(UTC)
-        start = len(self.messages)
+        (start,) = self.client.conn.execute(
+            "SELECT count(*) FROM hindsight.documents WHERE bank_id = %s AND %s = ANY (tags)", (self.bank_id, self._tag)
+        ).fetchone() or (0,)
         said = [m for m in messages if is_meaningful(m.text)]
         items = []
         for n, message in zip(itertools.count(start), said, strict=False):

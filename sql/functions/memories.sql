@@ -170,9 +170,7 @@ BEGIN
         -- the names and dates of the new text, read as retain reads a fact; dates it does not give stay
         SELECT * INTO reading FROM hindsight._reread_memory(
             cfg, new_text, coalesce(said_at, now()),
-            ARRAY(SELECT e.canonical_name FROM hindsight.unit_entities ue
-                  JOIN hindsight.entities e ON e.bank_id = ue.bank_id AND e.id = ue.entity_id
-                  WHERE ue.bank_id = update_memory.bank_id AND ue.unit_id = old.id) || coalesce(update_memory.entities, '{}'));
+            (hindsight._memory(update_memory.bank_id, old.id)).entities || coalesce(update_memory.entities, '{}'));
         names := coalesce(update_memory.entities, reading.entities);
         IF reading.occurred_start IS NOT NULL AND update_memory.occurred_start IS NULL AND update_memory.occurred_end IS NULL THEN
             start_at := reading.occurred_start;
