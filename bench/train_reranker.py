@@ -70,7 +70,7 @@ class BM25:
         scores = []
         for i, (doc, length) in enumerate(zip(self.docs, self.lengths, strict=True)):
             s = 0.0
-            for t in terms & doc.keys():
+            for t in sorted(terms & doc.keys()):  # sorted: a float sum independent of the hash seed
                 tf = doc[t]
                 s += self.idf[t] * tf * 2.2 / (tf + 1.2 * (0.25 + 0.75 * length / self.average))
             scores.append((-s, i))
