@@ -5,10 +5,12 @@
 #                      the driver's virtual environment. A second run changes nothing.
 #   make demo          install if needed, then retain a sample conversation and recall.
 #   make test          unit and database tests (installs the extension files first, and Debian's nodejs
-#                      and npm if missing), about 2 minutes; the ten slowest are listed at the end.
-#   make test-slow     the end-to-end tests make test leaves out (marked slow: dbt, LoCoMo, MCP and the
-#                      embedded server in subprocesses, large HNSW banks, sixteen writers, upgrades, the inspector
-#                      in chromium, which it installs from Debian), about 5 minutes.
+#                      and npm if missing), in TEST_WORKERS (2) processes, each with its own PostgreSQL, about
+#                      3 minutes on two cores; the ten slowest are listed at the end.
+#   make test-slow     the tests make test leaves out (marked slow: what waits on timeouts, servers and
+#                      subprocesses, dbt, LoCoMo, MCP, large HNSW banks, sixteen writers, upgrades, the
+#                      agent-memory suite's floor, the inspector in chromium, which it installs from Debian), one
+#                      process, about 7 minutes.
 #   make lint          ruff and mypy.
 #   make citus         (as root) build and install Citus 13.2.2 from CITUS_SRC (a source tarball or tree;
 #                      default ../shared/third_party/citus-13.2.2.tar.gz), about 4 minutes; skipped
@@ -261,8 +263,10 @@ demo:
 	@$(MAKE) -s install-extension
 	@$(VENV)/bin/hindsight-pg demo
 
+# a test file's tests run in one process (--dist loadfile: its module fixtures are built once)
+TEST_WORKERS ?= 2
 test: $(VENV)/.installed install-extension node-packages
-	$(VENV)/bin/pytest -m "not slow"
+	$(VENV)/bin/pytest -m "not slow" -n $(TEST_WORKERS) --dist loadfile
 
 # The Node example's test (tests/db/test_node_example.py) runs node and npm: Debian's (Node 18, npm 9) when one is missing.
 NODE_PACKAGES := nodejs npm

@@ -50,7 +50,7 @@ def chat_server() -> Iterator[ChatServer]:
     """The local chat-completions server (tests/_chat_server.py) on a free port."""
     server = ChatServer(("127.0.0.1", 0), ChatHandler)
     server.requests = []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     yield server
     server.shutdown()
@@ -62,7 +62,7 @@ def script_server() -> Iterator[ScriptServer]:
     """A chat-completions server that plays ``server.script`` turn by turn (tests/_chat_server.py)."""
     server = ScriptServer(("127.0.0.1", 0), ScriptHandler)
     server.script, server.requests = [], []
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
     thread.start()
     yield server
     server.shutdown()

@@ -20,7 +20,7 @@ import shlex
 import shutil
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +200,59 @@ def db(request: pytest.FixtureRequest) -> Iterator[psycopg.Connection[Any]]:
 def client(db: psycopg.Connection[Any], embedder: LocalEmbedder) -> Iterator[Client]:
     """A driver client on the test's database."""
     yield Client(db, embedder=embedder)
+
+
+class BankSnapshots:
+    """Banks that several tests read, built once a session and copied back for each: the rows of every table of the
+    extension, kept with COPY (binary) after the first build and restored with triggers off (what the triggers
+    derived, counts and postings, is in the rows already). A test may change its copy: the reset empties it."""
+
+    def __init__(self) -> None:
+        self.saved: dict[str, list[tuple[str, bytes]]] = {}
+
+    def restore(self, db: psycopg.Connection[Any], key: str, build: Callable[[], object]) -> None:
+        """Make the database hold what ``build`` retains under ``key`` (its first call builds and keeps it); the
+        database must hold no bank before."""
+        tables = [
+            r[0]
+            for r in db.execute(
+                "SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                "WHERE n.nspname = 'hindsight' AND c.relkind = 'r' ORDER BY 1"
+            )
+        ]
+        saved = self.saved.get(key)
+        if saved is None:
+            build()
+            saved = []
+            for table in tables:
+                with db.cursor().copy(f"COPY {table} TO STDOUT (FORMAT binary)") as copy:
+                    saved.append((table, b"".join(bytes(part) for part in copy)))
+            self.saved[key] = saved
+            return
+        with db.transaction():
+            db.execute("SET LOCAL session_replication_role = replica")
+            for table, data in saved:
+                with db.cursor().copy(f"COPY {table} FROM STDIN (FORMAT binary)") as copy:
+                    copy.write(data)
+
+
+@pytest.fixture(scope="session")
+def bank_snapshots() -> BankSnapshots:
+    return BankSnapshots()
+
+
+@pytest.fixture
+def demo(client: Client, bank_snapshots: BankSnapshots) -> str:
+    """Bank 'demo' as ``hindsight-pg demo`` (``make demo``) leaves it: the shipped conversation, retained."""
+    from hindsight_pg._inputs import read_items
+    from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
+
+    def build() -> None:
+        client.create_bank("demo", name="hindsight_pg demo")
+        client.retain_batch("demo", read_items(str(EXAMPLE_CONVERSATION)))
+
+    bank_snapshots.restore(client.conn, "demo", build)
+    return "demo"
 
 
 @pytest.fixture

@@ -6,9 +6,10 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import pytest
+
 from hindsight_pg import Client
-from hindsight_pg._inputs import read_items
-from hindsight_pg.cli.examples import DEMO_QUESTIONS, EXAMPLE_CONVERSATION
+from hindsight_pg.cli.examples import DEMO_QUESTIONS
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import agent_memory
@@ -28,9 +29,7 @@ FLOOR_TOP1 = 0.45
 FLOOR_TOP3 = 0.69
 
 
-def test_the_demos_four_questions_answer_first(client: Client) -> None:
-    client.create_bank("demo")
-    client.retain_batch("demo", read_items(str(EXAMPLE_CONVERSATION)))
+def test_the_demos_four_questions_answer_first(client: Client, demo: str) -> None:
     (asked,) = client.conn.execute(
         "SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = 'demo'"
     ).fetchone()
@@ -42,6 +41,7 @@ def test_the_demos_four_questions_answer_first(client: Client) -> None:
     assert all(answer in firsts[q] for q, answer in DEMO_ANSWERS.items()), firsts
 
 
+@pytest.mark.slow  # every conversation of the test split retained and asked: most of a minute
 def test_the_suite_test_split_holds_its_floor(client: Client) -> None:
     conversations = agent_memory.load("test")
     assert len(conversations) >= 4 and sum(len(c.questions) for c in conversations) >= 150

@@ -228,6 +228,7 @@ def test_repeats_of_one_long_text_are_stored_once_whatever_their_number(db):
     assert len(rows) == 1 and len(rows[0][0]) == 299  # one unit, its 299 repeats reported
 
 
+@pytest.mark.slow
 def test_a_model_load_is_awaited_in_slices(db):
     db.execute("SELECT hindsight.create_bank('m', config => '{\"embedding_model\": \"all-MiniLM-L6-v2\"}')")
     session = psycopg.connect(db.info.dsn, autocommit=True)
@@ -262,6 +263,7 @@ def ended_within(db, statement: str, params: Any, seconds: float) -> tuple[BaseE
     return caught.value, took
 
 
+@pytest.mark.slow
 def test_a_pathological_recall_ends_within_its_timeout_and_leaves_the_server_up(db):
     db.execute("SELECT hindsight.create_bank('b')")
     db.execute("SELECT * FROM hindsight.retain_text('b', 'Dana moved the billing cutover to Friday.')")
@@ -271,6 +273,7 @@ def test_a_pathological_recall_ends_within_its_timeout_and_leaves_the_server_up(
     assert server_started(db) == before and db.execute("SELECT 1").fetchone() == (1,)
 
 
+@pytest.mark.slow
 def test_long_work_in_the_database_ends_within_its_timeout(db):
     db.execute("SELECT hindsight.create_bank('b')")
     before = server_started(db)
@@ -300,12 +303,13 @@ class Silent(BaseHTTPRequestHandler):
 def silent() -> Iterator[str]:
     server = ThreadingHTTPServer(("127.0.0.1", 0), Silent)
     server.daemon_threads = True
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_port}"
     server.shutdown()
     server.server_close()
 
 
+@pytest.mark.slow
 def test_a_model_server_or_language_model_that_does_not_answer_ends_within_the_timeout(db, silent):
     provider = {"kind": "http", "url": silent, "model": "multilingual-e5-small", "retries": 0}
     db.execute("SELECT hindsight.create_bank('b', config => %s)", (json.dumps({"embedding_provider": provider}),))
@@ -317,6 +321,7 @@ def test_a_model_server_or_language_model_that_does_not_answer_ends_within_the_t
     assert isinstance(error, psycopg.errors.QueryCanceled) and took >= 2
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("how", ["pg_cancel_backend", "pg_terminate_backend"])
 def test_cancel_and_terminate_take_effect_inside_the_model_within_a_second(db, how):
     db.execute("SELECT hindsight.create_bank('b')")

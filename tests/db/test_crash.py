@@ -20,6 +20,8 @@ from hindsight_pg._server import pg_command
 ITEMS = 320  # five groups of RETAIN_GROUP_SIZE (64): the crash comes after the first group is stored
 START = datetime(2025, 6, 1, tzinfo=UTC)
 
+pytestmark = pytest.mark.slow  # a server of its own, killed and restarted
+
 
 def _items() -> list[dict[str, Any]]:
     return [

@@ -10,10 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import psycopg
-import pytest
-
-from hindsight_pg._inputs import read_items
-from hindsight_pg.cli.examples import EXAMPLE_CONVERSATION
 
 DEMO_DAY = "2025-12-19"  # the last day of hindsight_pg/data/team_chat.json, which the demo asks as of
 ROOT = Path(__file__).resolve().parents[2]
@@ -95,14 +91,6 @@ def test_recall_against_the_demo_bank_asks_as_of_the_demo():
         if skip_reason(block) is None and "'demo'" in block.sql:
             calls = len(re.findall(r"hindsight\.recall(?:_json)?\(", block.sql))
             assert block.sql.count(f"query_timestamp => '{DEMO_DAY}'") >= calls, block.id
-
-
-@pytest.fixture
-def demo(client):
-    """Bank 'demo' as ``hindsight-pg demo`` (``make demo``) leaves it: the shipped conversation, retained."""
-    client.create_bank("demo", name="hindsight_pg demo")
-    client.retain_batch("demo", read_items(str(EXAMPLE_CONVERSATION)))
-    return "demo"
 
 
 def test_every_sql_block_runs_against_the_demo_bank(db, demo):

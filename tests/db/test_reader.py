@@ -131,14 +131,18 @@ def test_the_packaged_reader_scores_the_same_in_the_database_and_the_driver(db, 
 
 
 @pytest.fixture
-def weekend(client):
+def weekend(client, bank_snapshots):
     """The demo's first 120 messages (hindsight_pg/data/team_chat.json), one memory each: other people's weekend
     plans share the question's words, Tom's answer does not. No knowledge updates (update_candidates 0): recall's
     order without a reader is then the boosted passthrough's, which the reader reads first."""
     turns = json.loads(EXAMPLE_CONVERSATION.read_text())[:120]
-    client.create_bank("w", config={"extractor": "verbatim", "update_candidates": 0})
-    client.retain_batch("w", [{"content": f"{t['speaker']}: {t['text']}", "timestamp": t["timestamp"]}
-                              for t in turns])  # fmt: skip
+
+    def build() -> None:
+        client.create_bank("w", config={"extractor": "verbatim", "update_candidates": 0})
+        client.retain_batch("w", [{"content": f"{t['speaker']}: {t['text']}", "timestamp": t["timestamp"]}
+                                  for t in turns])  # fmt: skip
+
+    bank_snapshots.restore(client.conn, "weekend", build)
     return "w"
 
 

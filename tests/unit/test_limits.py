@@ -181,11 +181,12 @@ def test_without_a_checkpoint_wait_calls_straight_through():
 
 
 @pytest.fixture(scope="module")
-def server():
+def server():  # the tests that use it are slow: a model server started, requests left to time out
     with model_server(LocalEmbedder(providers.E5), None) as url:
         yield url
 
 
+@pytest.mark.slow
 def test_the_model_server_refuses_a_body_over_request_bytes_with_413(server):
     big = json.dumps({"inputs": ["x" * 1_000_000] * 17})  # 17 MB
     answer = requests.post(f"{server}/embed", data=big, headers={"Content-Type": "application/json"}, timeout=30)
@@ -203,12 +204,14 @@ def test_the_model_server_refuses_a_body_over_request_bytes_with_413(server):
     assert answer.status_code == 413 and "the body (read so far) has 1" in answer.json()["error"]
 
 
+@pytest.mark.slow
 def test_the_model_server_embeds_what_a_text_holds_within_embed_chars(server):
     long = SENTENCE * 400
     answer = requests.post(f"{server}/embed", json={"inputs": [long, long[:8000]]}, timeout=60).json()
     assert np.allclose(answer[0], answer[1], atol=1e-6)
 
 
+@pytest.mark.slow
 def test_the_model_server_stops_a_request_whose_client_went_away_and_serves_the_next(server):
     long = [SENTENCE * 140] * 200  # 200 texts of 8,000 characters: minutes of model work
     with pytest.raises(requests.Timeout):

@@ -150,7 +150,7 @@ class _Flaky(http.server.BaseHTTPRequestHandler):
 def flaky():
     _Flaky.seen = 0
     server = http.server.HTTPServer(("127.0.0.1", 0), _Flaky)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
     yield f"http://127.0.0.1:{server.server_address[1]}"
     server.shutdown()
 
@@ -214,7 +214,7 @@ class _Silent(http.server.BaseHTTPRequestHandler):
 
 def test_a_server_that_does_not_answer_in_time_is_not_asked_again():
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Silent)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True).start()
     url = f"http://127.0.0.1:{server.server_port}"
     with pytest.raises(ProviderError, match=f"model server {url}/embed did not answer within 0.5 s"):
         HTTPEmbedder(url, timeout=0.5, retries=3).embed(["a text"])
