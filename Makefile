@@ -32,7 +32,7 @@
 #                      on a first run (it builds its databases), 5 after.
 #
 # The extension itself is a plain PGXS build: `make extension` builds the
-# versioned script from sql/ (and copies the released ones from sql/releases/),
+# versioned script from sql/ (and copies the released ones from releases/),
 # `make install-extension` installs them.
 
 SHELL := /bin/bash
@@ -62,21 +62,22 @@ FUNCTION_SOURCES := $(sort $(wildcard sql/functions/*.sql))
 SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(FUNCTION_SOURCES)
 EXT_SCRIPT := build/hindsight_pg--$(EXT_VERSION).sql
 
-# Released versions are frozen in sql/releases/: each one's install script
-# (hindsight_pg--<v>.sql) and the upgrade script that led to it
-# (hindsight_pg--<from>--<v>.sql), as built when it was released, and its hindsight_pl in
-# plpython/releases/<v>/. They are copied, never rebuilt (sql/releases/SHA256SUMS,
-# tests/unit/test_releases.py), so what an upgrade from a released version runs never changes.
-FROZEN_SCRIPTS := $(patsubst sql/releases/%,build/%,$(wildcard sql/releases/hindsight_pg--*.sql))
-RELEASED_VERSIONS := $(sort $(foreach f,$(notdir $(wildcard sql/releases/hindsight_pg--*.sql)),\
-    $(if $(word 3,$(subst --, ,$(basename $f))),,$(word 2,$(subst --, ,$(basename $f))))))
+# Released versions are frozen in releases/<v>/, outside the live source: each one's install
+# script (hindsight_pg--<v>.sql) and the upgrade script that led to it
+# (hindsight_pg--<from>--<v>.sql), as built when it was released, its hindsight_pl and its
+# requirements.txt. They are copied, never rebuilt, and checked by their checksums
+# (releases/SHA256SUMS, tests/unit/test_releases.py), so what an upgrade from a released version runs
+# never changes.
+FROZEN_SOURCES := $(sort $(wildcard releases/*/hindsight_pg--*.sql))
+FROZEN_SCRIPTS := $(addprefix build/,$(notdir $(FROZEN_SOURCES)))
+RELEASED_VERSIONS := $(sort $(notdir $(patsubst %/,%,$(dir $(FROZEN_SOURCES)))))
 # The one upgrade script still open: sql/upgrades/<last release>--$(EXT_VERSION).sql holds the
 # schema changes since the last release; the build appends every function file (all
 # CREATE OR REPLACE) to it.
 UPGRADE_SOURCE := $(wildcard sql/upgrades/*--$(EXT_VERSION).sql)
 UPGRADE_SCRIPT := $(patsubst sql/upgrades/%,build/hindsight_pg--%,$(UPGRADE_SOURCE))
 ifneq ($(filter $(EXT_VERSION),$(RELEASED_VERSIONS)),)
-$(error $(EXT_VERSION) is released (sql/releases/): raise default_version in hindsight_pg.control and __version__ in \
+$(error $(EXT_VERSION) is released (releases/): raise default_version in hindsight_pg.control and __version__ in \
   plpython/hindsight_pl/__init__.py, and start sql/upgrades/$(EXT_VERSION)--<next>.sql)
 endif
 ifneq ($(filter-out $(UPGRADE_SOURCE),$(wildcard sql/upgrades/*)),)
@@ -111,10 +112,13 @@ $(UPGRADE_SCRIPT): build/hindsight_pg--%: sql/upgrades/% $(FUNCTION_SOURCES) $(L
 	@mkdir -p build
 	@$(UPGRADE_TEXT) | sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_DIR)|g' > $@.tmp && mv $@.tmp $@
 
-# A frozen script gets the Python directory of the version it installs or leads to.
-$(FROZEN_SCRIPTS): build/%: sql/releases/% Makefile
+# A frozen script gets the Python directory of the version it installs or leads to: its folder's.
+define FROZEN_RULE
+build/$(notdir $(1)): $(1) Makefile
 	@mkdir -p build
-	@sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_ROOT)/$(lastword $(subst --, ,$(basename $*)))|g' $< > $@.tmp && mv $@.tmp $@
+	@sed 's|@PYTHON_LIB_DIR@|$(PYTHON_LIB_ROOT)/$(notdir $(patsubst %/,%,$(dir $(1))))|g' $$< > $$@.tmp && mv $$@.tmp $$@
+endef
+$(foreach f,$(FROZEN_SOURCES),$(eval $(call FROZEN_RULE,$(f))))
 
 ifdef PGXS_MODE
 EXTENSION = hindsight_pg
@@ -179,7 +183,7 @@ install-extension: $(ALL_SCRIPTS) python-lib
 # The in-database Python. Its dependencies are installed once, into $(PYTHON_DEPS_DIR).
 # Each version, the released ones and this one, has a directory $(PYTHON_LIB_ROOT)/<v>
 # (the one its functions put on sys.path) holding its own hindsight_pl (this tree's, or
-# the frozen plpython/releases/<v>/hindsight_pl) and a symlink to each entry of the
+# the frozen releases/<v>/hindsight_pl) and a symlink to each entry of the
 # dependency directory, so a database still on a released version keeps working, and
 # PyTorch is on disk once.
 python-lib: $(VENV)/.installed
@@ -193,7 +197,7 @@ python-lib: $(VENV)/.installed
 	  chmod -R a+rX $(PYTHON_LIB_ROOT); echo $$want > $$stamp; fi
 	@set -e; deps=$$(cd $(PYTHON_DEPS_DIR) && ls -A | grep -vx '\.requirements\.sha256' | LC_ALL=C sort); \
 	for v in $(RELEASED_VERSIONS) $(EXT_VERSION); do \
-	  if [ $$v = $(EXT_VERSION) ]; then src=plpython/hindsight_pl; else src=plpython/releases/$$v/hindsight_pl; fi; \
+	  if [ $$v = $(EXT_VERSION) ]; then src=plpython/hindsight_pl; else src=releases/$$v/hindsight_pl; fi; \
 	  dir=$(PYTHON_LIB_ROOT)/$$v; \
 	  have=$$(find $$dir -mindepth 1 -maxdepth 1 ! -name hindsight_pl -printf '%f %l\n' 2>/dev/null | LC_ALL=C sort || true); \
 	  if [ "$$have" != "$$(for e in $$deps; do echo "$$e $(PYTHON_DEPS_DIR)/$$e"; done)" ]; then \
@@ -214,25 +218,25 @@ python-lib: $(VENV)/.installed
 	  cp -r hindsight_pg/data/reader $(PYTHON_LIB_ROOT)/models/reader; chmod -R a+rX $(PYTHON_LIB_ROOT)/models; fi
 
 # Release $(EXT_VERSION): its install script and the upgrade script that leads to it, built
-# with the placeholder @PYTHON_LIB_DIR@ kept, go to sql/releases/; its hindsight_pl and
-# requirements to plpython/releases/$(EXT_VERSION)/; their checksums to sql/releases/SHA256SUMS.
+# with the placeholder @PYTHON_LIB_DIR@ kept, its hindsight_pl and its requirements go to
+# releases/$(EXT_VERSION)/; their checksums to releases/SHA256SUMS.
 # The upgrade's source leaves sql/upgrades/ (the frozen script holds it). Then raise the
 # version (hindsight_pg.control, plpython/hindsight_pl/__init__.py) and start
 # sql/upgrades/$(EXT_VERSION)--<next>.sql.
 freeze:
-	@test ! -e sql/releases/hindsight_pg--$(EXT_VERSION).sql || { echo "[freeze] $(EXT_VERSION) is released already"; exit 1; }
+	@test ! -e releases/$(EXT_VERSION) || { echo "[freeze] $(EXT_VERSION) is released already"; exit 1; }
 	@test -n "$(UPGRADE_SOURCE)" || { echo "[freeze] no sql/upgrades/*--$(EXT_VERSION).sql to freeze"; exit 1; }
-	@set -e; install=sql/releases/hindsight_pg--$(EXT_VERSION).sql; \
-	upgrade=sql/releases/hindsight_pg--$(notdir $(UPGRADE_SOURCE)); \
+	@set -e; mkdir -p releases/$(EXT_VERSION); install=releases/$(EXT_VERSION)/hindsight_pg--$(EXT_VERSION).sql; \
+	upgrade=releases/$(EXT_VERSION)/hindsight_pg--$(notdir $(UPGRADE_SOURCE)); \
 	$(EXT_TEXT) | sed -e "1s|.*|-- hindsight_pg $(EXT_VERSION), as released (frozen: never edit; sql/upgrades/ takes it forward).|" \
 	  -e "2s|hindsight_pg CASCADE|hindsight_pg VERSION '$(EXT_VERSION)' CASCADE|" > $$install; \
 	$(UPGRADE_TEXT) | sed "1s|.*|-- hindsight_pg upgrade $(basename $(notdir $(UPGRADE_SOURCE))), as released (frozen: never edit).|" > $$upgrade; \
-	mkdir -p plpython/releases/$(EXT_VERSION); \
-	cp -r plpython/hindsight_pl plpython/requirements.txt plpython/releases/$(EXT_VERSION)/; \
-	rm -rf plpython/releases/$(EXT_VERSION)/hindsight_pl/__pycache__; \
-	sha256sum $$install $$upgrade $$(find plpython/releases/$(EXT_VERSION) -type f | LC_ALL=C sort) >> sql/releases/SHA256SUMS; \
+	cp -r plpython/hindsight_pl plpython/requirements.txt releases/$(EXT_VERSION)/; \
+	rm -rf releases/$(EXT_VERSION)/hindsight_pl/__pycache__; \
+	sha256sum $$install $$upgrade $$(find releases/$(EXT_VERSION)/hindsight_pl releases/$(EXT_VERSION)/requirements.txt -type f \
+	  | LC_ALL=C sort) >> releases/SHA256SUMS; \
 	rm $(UPGRADE_SOURCE); \
-	echo "[freeze] $(EXT_VERSION) frozen: $$install, $$upgrade, plpython/releases/$(EXT_VERSION)/ (sql/releases/SHA256SUMS)"
+	echo "[freeze] $(EXT_VERSION) frozen in releases/$(EXT_VERSION)/ (releases/SHA256SUMS)"
 
 venv: $(VENV)/.installed
 $(VENV)/.installed: pyproject.toml

@@ -30,11 +30,8 @@ def _version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split("."))
 
 
-# the released versions: sql/releases/hindsight_pg--<v>.sql (the upgrade scripts have two versions)
-RELEASED = sorted(
-    (p.name.removeprefix("hindsight_pg--").removesuffix(".sql") for p in (ROOT / "sql" / "releases").glob("*.sql")
-     if p.name.count("--") == 1), key=_version,
-)  # fmt: skip
+# the released versions: releases/<v>/
+RELEASED = sorted((p.name for p in (ROOT / "releases").iterdir() if p.is_dir()), key=_version)
 
 CATALOG = {
     "functions": """
@@ -148,7 +145,7 @@ def test_every_released_version_upgrades_to_this_one():
     # 0.1.0 -> 0.2.0 -> ... -> this version: frozen upgrade scripts up to the last release, then the open one
     assert RELEASED[:2] == ["0.1.0", "0.2.0"] and _version(RELEASED[-1]) < _version(hindsight_pl.__version__)
     for old, new in pairwise([*RELEASED, hindsight_pl.__version__]):
-        frozen = (ROOT / "sql" / "releases" / f"hindsight_pg--{old}--{new}.sql").exists()
+        frozen = (ROOT / "releases" / new / f"hindsight_pg--{old}--{new}.sql").exists()
         still_open = (ROOT / "sql" / "upgrades" / f"{old}--{new}.sql").exists()
         assert (frozen, still_open) == ((False, True) if new == hindsight_pl.__version__ else (True, False)), old
 
