@@ -51,10 +51,11 @@ DIMENSIONS = 384
 MINILM = "all-MiniLM-L6-v2"
 E5 = "multilingual-e5-small"
 DEFAULT_EMBEDDING: dict[str, Any] = {"kind": "local", "model": E5}  # docs/providers.md: why E5
-DEFAULT_RERANKER: dict[str, Any] = {"kind": "none"}
 # Our own cross-encoder (bench/train_reranker.py; hindsight_pg/data/reader/MODEL_CARD.md), by this name in a
 # reranker config: {"kind": "local", "model": "hindsight-reader"}.
 READER = "hindsight-reader"
+# the built-in defaults, the database's too (hindsight._setting; tests/db/test_providers.py holds them equal)
+DEFAULT_RERANKER: dict[str, Any] = {"kind": "local", "model": READER}
 KINDS = ("query", "passage")
 # the native threads of a local model in this process (:func:`threads`); inside the database hindsight._load sets it
 # to 1 for every session
@@ -522,7 +523,8 @@ def embedder(config: Mapping[str, Any] | None = None) -> Embedder:
 
 
 def reranker(config: Mapping[str, Any] | None = None) -> Reranker | None:
-    """The reranker a config names, or None for ``{"kind": "none"}`` (the default)."""
+    """The reranker a config names (None: :data:`DEFAULT_RERANKER`, the packaged reader), or None for
+    ``{"kind": "none"}``."""
     config = check(config or DEFAULT_RERANKER, "reranker")
     found: HTTPReranker | LocalReranker
     if config["kind"] == "http":

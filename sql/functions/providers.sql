@@ -94,23 +94,14 @@ COMMENT ON FUNCTION hindsight.embedding_model_name(jsonb) IS
     'provider is a provider config as hindsight.provider_config gives it; returns text, NULL for NULL. Raises '
     'nothing. The driver uses it to tell whether the database''s provider makes a given model''s vectors.';
 
-CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
+CREATE OR REPLACE FUNCTION hindsight._provider(cfg jsonb, what text, bank_id text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $$
 DECLARE
-    cfg jsonb;
-    provider jsonb;
+    provider jsonb := coalesce(cfg->(what || '_provider'), hindsight._setting(what || '_provider'));
 BEGIN
-    IF what IS NULL OR what NOT IN ('embedding', 'reranker') THEN
-        RAISE EXCEPTION 'what must be embedding or reranker, got "%"', what USING ERRCODE = '22023';
-    END IF;
-    IF bank_id IS NULL THEN
-        RETURN hindsight._setting(what || '_provider');
-    END IF;
-    cfg := hindsight.bank_config(bank_id);
-    provider := coalesce(cfg->(what || '_provider'), hindsight._setting(what || '_provider'));
     IF what = 'embedding' THEN
         -- a bank without a provider of its own runs the database-wide local one with its own model
         IF NOT cfg ? 'embedding_provider' AND provider->>'kind' = 'local' THEN
@@ -128,6 +119,26 @@ BEGIN
     RETURN provider;
 END
 $$;
+COMMENT ON FUNCTION hindsight._provider(jsonb, text, text) IS
+    'The provider config for what = embedding or reranker from a bank''s effective config cfg in hand (recall and '
+    'retain read it once and pass it here): hindsight.provider_config''s rule and errors (HS409), bank_id only '
+    'naming the bank in them.';
+
+CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
+RETURNS jsonb
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    IF what IS NULL OR what NOT IN ('embedding', 'reranker') THEN
+        RAISE EXCEPTION 'what must be embedding or reranker, got "%"', what USING ERRCODE = '22023';
+    END IF;
+    IF bank_id IS NULL THEN
+        RETURN hindsight._setting(what || '_provider');
+    END IF;
+    RETURN hindsight._provider(hindsight.bank_config(bank_id), what, bank_id);
+END
+$$;
 COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'The provider config a bank uses for what = embedding or reranker: the bank''s config key '
     'embedding_provider / reranker_provider, else the database-wide setting, else the built-in default (local '
@@ -135,19 +146,19 @@ COMMENT ON FUNCTION hindsight.provider_config(text, text) IS
     'embedding_model. bank_id NULL gives the database-wide one. Errors: HS404 unknown bank; HS409 when the '
     'embedding provider gives another model than the bank''s vectors are made with (embedding_model).';
 
-CREATE OR REPLACE FUNCTION hindsight._embed(bank_id text, texts text[], kind text)
+CREATE OR REPLACE FUNCTION hindsight._embed(provider jsonb, texts text[], kind text)
 RETURNS vector[]
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl.pipeline import in_database
-return in_database.embed(plpy, GD, bank_id, texts, kind)
+return in_database.embed(plpy, GD, provider, texts, kind)
 $$;
-COMMENT ON FUNCTION hindsight._embed(text, text[], text) IS
-    'The PL/Python body of hindsight.embed (which see).';
+COMMENT ON FUNCTION hindsight._embed(jsonb, text[], text) IS
+    'The PL/Python body of hindsight._embed_with (which see).';
 
-CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text DEFAULT 'passage')
+CREATE OR REPLACE FUNCTION hindsight._embed_with(provider jsonb, texts text[], kind text)
 RETURNS vector[]
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
@@ -157,10 +168,23 @@ DECLARE
     message text;
     hint text;
 BEGIN
-    RETURN hindsight._embed(bank_id, texts, kind);
+    RETURN hindsight._embed(provider, texts, kind);
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
     PERFORM hindsight._raise(state, message, hint);
+END
+$$;
+COMMENT ON FUNCTION hindsight._embed_with(jsonb, text[], text) IS
+    'hindsight.embed with the provider config in hand (hindsight._provider of a config already read: recall''s '
+    'query), the same vectors and errors.';
+
+CREATE OR REPLACE FUNCTION hindsight.embed(bank_id text, texts text[], kind text DEFAULT 'passage')
+RETURNS vector[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    RETURN hindsight._embed_with(hindsight.provider_config(bank_id, 'embedding'), texts, kind);
 END
 $$;
 COMMENT ON FUNCTION hindsight.embed(text, text[], text) IS
@@ -170,32 +194,33 @@ per text, in order. A local model loads once per database session (docs/provider
 an http provider calls a TEI-protocol server. Errors: HS502 when the provider fails (the message names the
 model or URL), 22023 bad kind, HS404 unknown bank.$$;
 
-CREATE OR REPLACE FUNCTION hindsight._rerank(bank_id text, query text, documents text[])
+CREATE OR REPLACE FUNCTION hindsight._rerank(provider jsonb, query text, documents text[])
 RETURNS float8[]
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl.pipeline import in_database
-return in_database.rerank(plpy, GD, bank_id, query, documents)
+return in_database.rerank(plpy, GD, provider, query, documents)
 $$;
-COMMENT ON FUNCTION hindsight._rerank(text, text, text[]) IS
-    'The PL/Python body of hindsight.rerank (which see).';
+COMMENT ON FUNCTION hindsight._rerank(jsonb, text, text[]) IS
+    'The PL/Python body of hindsight._rerank_with (which see).';
 
-CREATE OR REPLACE FUNCTION hindsight._unread(bank_id text, query text)
+CREATE OR REPLACE FUNCTION hindsight._unread(provider jsonb, query text)
 RETURNS text
 LANGUAGE plpython3u
 SET citus.allow_nested_distributed_execution = on
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 from hindsight_pl.pipeline import in_database
-return in_database.unread(plpy, GD, bank_id, query)
+return in_database.unread(plpy, GD, provider, query)
 $$;
-COMMENT ON FUNCTION hindsight._unread(text, text) IS
-    'Why the bank''s cross-encoder does not read query (no reader configured, a script it does not read, the '
-    'packaged reader missing), or NULL when it reads it: what recall''s trace gives as rerank.why_passthrough.';
+COMMENT ON FUNCTION hindsight._unread(jsonb, text) IS
+    'Why the cross-encoder of reranker provider config provider does not read query (no reader configured, a '
+    'script it does not read, the packaged reader missing), or NULL when it reads it: what recall''s trace gives as '
+    'rerank.why_passthrough.';
 
-CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
+CREATE OR REPLACE FUNCTION hindsight._rerank_with(provider jsonb, query text, documents text[])
 RETURNS float8[]
 LANGUAGE plpgsql
 SET search_path FROM CURRENT
@@ -205,10 +230,23 @@ DECLARE
     message text;
     hint text;
 BEGIN
-    RETURN hindsight._rerank(bank_id, query, documents);
+    RETURN hindsight._rerank(provider, query, documents);
 EXCEPTION WHEN OTHERS THEN
     GET STACKED DIAGNOSTICS state = RETURNED_SQLSTATE, message = MESSAGE_TEXT, hint = PG_EXCEPTION_HINT;
     PERFORM hindsight._raise(state, message, hint);
+END
+$$;
+COMMENT ON FUNCTION hindsight._rerank_with(jsonb, text, text[]) IS
+    'hindsight.rerank with the reranker provider config in hand (hindsight._provider of a config already read: '
+    'recall_finish''s), the same scores (NULL where it does not read) and errors.';
+
+CREATE OR REPLACE FUNCTION hindsight.rerank(bank_id text, query text, documents text[])
+RETURNS float8[]
+LANGUAGE plpgsql
+SET search_path FROM CURRENT
+AS $$
+BEGIN
+    RETURN hindsight._rerank_with(hindsight.provider_config(bank_id, 'reranker'), query, documents);
 END
 $$;
 COMMENT ON FUNCTION hindsight.rerank(text, text, text[]) IS

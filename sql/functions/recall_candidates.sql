@@ -145,7 +145,8 @@ BEGIN
     -- (not for a query without a letter or digit: there is nothing to mean).
     IF query_embedding IS NULL AND (run_arms && ARRAY['semantic', 'graph']) AND query ~ '[[:alnum:]]' THEN
         step := clock_timestamp();
-        query_embedding := (hindsight.embed(bank_id, ARRAY[query], 'query'))[1];
+        query_embedding := (hindsight._embed_with(hindsight._provider(cfg, 'embedding', bank_id), ARRAY[query],
+                                                     'query'))[1];
         ms := ms || jsonb_build_object('embed', extract(epoch FROM clock_timestamp() - step) * 1000);
     END IF;
 

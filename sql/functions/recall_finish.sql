@@ -161,6 +161,8 @@ DECLARE
     by_score uuid[];
     after_updates uuid[];
     after_window uuid[];
+    -- the bank's cross-encoder, from the config in hand (no second read of it)
+    reader_provider jsonb := hindsight._provider(state.config, 'reranker', state.bank_id);
     -- the reader's logits are the packaged reader's, read here: hindsight._relevance's calibration holds for them
     calibrated bool := false;
     -- the semantic arm's last cosine: no more than what a candidate it did not return has (NULL when it ran not)
@@ -180,14 +182,13 @@ BEGIN
     END IF;
     ranked := ARRAY(SELECT b FROM hindsight._boosted(state, passthrough) b);
     -- hindsight.recall's rerank stage (read): the bank's cross-encoder reads the passthrough's best
-    -- (hindsight.rerank gives NULL when it does not read the query's script or the packaged reader is missing);
-    -- the provider as hindsight.provider_config gives it, from the config in hand
+    -- (it gives NULL when it does not read the query's script or the packaged reader is missing)
     IF read AND state.query IS NOT NULL AND rerank_scores IS NULL AND cardinality(ranked) > 0
-       AND coalesce(cfg->'reranker_provider', hindsight._setting('reranker_provider'))->>'kind' <> 'none' THEN
-        rerank_scores := hindsight.rerank(bank, state.query,
-                                          hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, state.budget)));
-        calibrated := rerank_scores IS NOT NULL AND hindsight._packaged_reader(
-            coalesce(cfg->'reranker_provider', hindsight._setting('reranker_provider')));
+       AND reader_provider->>'kind' <> 'none' THEN
+        rerank_scores := hindsight._rerank_with(
+            reader_provider, state.query,
+            hindsight._texts_to_read(ranked, hindsight._reader_candidates(cfg, state.budget)));
+        calibrated := rerank_scores IS NOT NULL AND hindsight._packaged_reader(reader_provider);
     END IF;
     reader := CASE WHEN rerank_scores IS NOT NULL THEN hindsight._normalize_rerank(rerank_scores) END;
 
@@ -290,7 +291,7 @@ BEGIN
                 -- why the passthrough alone ranked, when recall asked its reader (NULL when it read)
                 'why_passthrough', CASE WHEN read AND rerank_scores IS NULL AND state.query IS NOT NULL
                                              AND cardinality(ranked) > 0
-                                        THEN hindsight._unread(bank, state.query) END),
+                                        THEN hindsight._unread(reader_provider, state.query) END),
             'scoring', jsonb_build_object(
                 'recency_function', cfg->'recency_function', 'query_timestamp', state.query_timestamp,
                 'alphas', jsonb_build_object('recency', cfg->'recency_alpha', 'temporal', cfg->'temporal_alpha',

@@ -41,6 +41,11 @@ DROP FUNCTION hindsight._bank_index_name(text);
 CREATE INDEX memory_units_embedding_idx
     ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
 
+-- The models' PL/Python bodies take the provider config in hand, not the bank (recall reads the bank's config once:
+-- sql/functions/providers.sql, hindsight._embed_with and hindsight._rerank_with).
+DROP FUNCTION hindsight._embed(text, text[], text);
+DROP FUNCTION hindsight._rerank(text, text, text[]);
+
 -- The driver calls only public functions: the five its consolidation and reflect call are public
 -- under names without the underscore (sql/functions/consolidate.sql, reflect.sql).
 DROP FUNCTION hindsight._observation_facts(text, uuid);

@@ -44,6 +44,13 @@ def sql_recall(db, bank_id, query):
         return cur.execute("SELECT * FROM hindsight.recall(%s, %s)", (bank_id, query)).fetchall()
 
 
+def test_the_database_and_the_driver_have_one_default_provider_each(db):
+    (embedding, reranker) = db.execute(
+        "SELECT hindsight._setting('embedding_provider'), hindsight._setting('reranker_provider')"
+    ).fetchone()
+    assert (embedding, reranker) == (providers.DEFAULT_EMBEDDING, providers.DEFAULT_RERANKER)
+
+
 def test_the_database_embeds_as_the_driver_does(db, bank, embedder):
     inside = vectors(db, bank, [QUESTION, *FACTS], "query")
     assert inside.shape == (7, 384)

@@ -28,6 +28,7 @@ TEMPORAL_LINKS = (
     "SELECT * FROM hindsight._temporal_links($1::text, $2::uuid[], $3::tstzrange, $4::text[], $5::text[], $6::text,"
     " $7::int, $8::float8)"
 )
+PROVIDER_OF_CONFIG = "SELECT hindsight._provider($1::jsonb, 'embedding', $2::text)::text AS c"
 PROVIDER_HINT = "Check the provider with SELECT hindsight.provider_config(bank_id, '{what}') (docs/providers.md)."
 
 
@@ -59,14 +60,21 @@ def llm_for(plpy: Any) -> Callable[[Mapping[str, Any]], LLMClient | None]:
     return functools.partial(LLMClient.from_config, before_call=lambda base_url: plpy.execute(plan, [base_url]))
 
 
-def provider(plpy: Any, gd: dict[str, Any], bank_id: str, what: str) -> Any:
-    """The bank's provider of ``what`` (embedding or reranker), made once per session."""
-    row = database(plpy, gd).rows("SELECT hindsight.provider_config($1::text, $2::text)::text AS c", bank_id, what)
-    return providers.cached(gd.setdefault("hindsight_providers", {}), what, json.loads(row[0]["c"]))
+def provider(gd: dict[str, Any], config: str, what: str) -> Any:
+    """The model of provider config ``config`` (JSON, as ``hindsight._provider`` gives it) for ``what``
+    (embedding or reranker), made once per session."""
+    return providers.cached(gd.setdefault("hindsight_providers", {}), what, json.loads(config))
 
 
-def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] | None, kind: str) -> list[str]:
-    """hindsight.embed: one vector (as text) per text."""
+def embedder_of_config(db: PlpyDatabase, gd: dict[str, Any], bank_id: str, config: Mapping[str, Any]) -> Any:
+    """The embedding model of a bank's effective config in hand (retain's, read once): ``hindsight._provider``'s
+    rule, the config not read again."""
+    row = db.rows(PROVIDER_OF_CONFIG, json.dumps(config), bank_id)
+    return provider(gd, row[0]["c"], "embedding")
+
+
+def embed(plpy: Any, gd: dict[str, Any], config: str, texts: list[str | None] | None, kind: str) -> list[str]:
+    """hindsight._embed_with: one vector (as text) per text, by the embedding provider of config ``config``."""
 
     def step() -> list[str]:
         if kind not in providers.KINDS:
@@ -74,16 +82,16 @@ def embed(plpy: Any, gd: dict[str, Any], bank_id: str, texts: list[str | None] |
         limits.check_count("embed_texts", "texts", len(texts or []))
         if any(t is not None and not isinstance(t, str) for t in texts or []):
             raise ValueError("texts must be a one-dimensional array of text")
-        vectors = provider(plpy, gd, bank_id, "embedding").embed([t or "" for t in texts or []], kind)
+        vectors = provider(gd, config, "embedding").embed([t or "" for t in texts or []], kind)
         return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
 
     return raised(plpy, step)
 
 
-def _unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str) -> tuple[Any, str | None, str | None]:
-    """(the bank's cross-encoder or None, why it does not read ``query`` (None when it does), and why the packaged
-    reader cannot load when that is the reason)."""
-    model = provider(plpy, gd, bank_id, "reranker")
+def _unread(gd: dict[str, Any], config: str, query: str) -> tuple[Any, str | None, str | None]:
+    """(the cross-encoder of reranker provider config ``config`` or None, why it does not read ``query`` (None when
+    it does), and why the packaged reader cannot load when that is the reason)."""
+    model = provider(gd, config, "reranker")
     if model is None:
         return None, "the bank has no reader (reranker_provider kind none)", None
     if not providers.reads(model, query):
@@ -95,16 +103,17 @@ def _unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str) -> tuple[An
     return model, None, None
 
 
-def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, documents: list[str | None] | None) -> Any:
-    """hindsight.rerank: raw scores, or None when the bank has no cross-encoder, it does not read the query's
-    script (:func:`hindsight_pl.providers.reads`), or it is the packaged reader and that cannot load here
-    (:func:`hindsight_pl.providers.reader_missing`: one WARNING a session says why)."""
+def rerank(plpy: Any, gd: dict[str, Any], config: str, query: str | None, documents: list[str | None] | None) -> Any:
+    """hindsight._rerank_with: raw scores by the cross-encoder of reranker provider config ``config``, or None when
+    it is none, it does not read the query's script (:func:`hindsight_pl.providers.reads`), or it is the packaged
+    reader and that cannot load here (:func:`hindsight_pl.providers.reader_missing`: one WARNING a session says
+    why)."""
 
     def step() -> Any:
         limits.check_count("rerank_texts", "documents", len(documents or []))
         if any(d is not None and not isinstance(d, str) for d in documents or []):
             raise ValueError("documents must be a one-dimensional array of text")
-        model, why, missing = _unread(plpy, gd, bank_id, query or "")
+        model, why, missing = _unread(gd, config, query or "")
         if why is not None:  # recall then uses its passthrough
             if missing is not None and not gd.get("hindsight_reader_warned"):
                 gd["hindsight_reader_warned"] = True
@@ -117,10 +126,10 @@ def rerank(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None, docum
     return raised(plpy, step, provider="reranker")
 
 
-def unread(plpy: Any, gd: dict[str, Any], bank_id: str, query: str | None) -> str | None:
-    """hindsight._unread: why the bank's cross-encoder does not read ``query`` (recall's trace says it), or None
-    when it does."""
-    return raised(plpy, lambda: _unread(plpy, gd, bank_id, query or "")[1], provider="reranker")
+def unread(plpy: Any, gd: dict[str, Any], config: str, query: str | None) -> str | None:
+    """hindsight._unread: why the cross-encoder of reranker provider config ``config`` does not read ``query``
+    (recall's trace says it), or None when it does."""
+    return raised(plpy, lambda: _unread(gd, config, query or "")[1], provider="reranker")
 
 
 def retain_text(
@@ -141,8 +150,8 @@ def retain_text(
             speaker=speaker,
             update_mode=update_mode or "",
         )  # fmt: skip
-        stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy),
-                                  embedder_of_config=lambda _: provider(plpy, gd, bank_id, "embedding"))  # fmt: skip
+        embedder = functools.partial(embedder_of_config, db, gd, bank_id)
+        stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy), embedder_of_config=embedder)
         return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
 
     return raised(plpy, step)
