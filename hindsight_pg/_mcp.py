@@ -312,24 +312,15 @@ def build_server(connect: Callable[[], Client]) -> MCPServer:
     ) -> list[dict[str, Any]]:
         """People, places and projects a bank's memories mention, most mentioned first."""
         with serialised():
-            client().get_bank(bank_id)  # an unknown bank is an error, not an empty list
-            rows = (
-                client()
-                .conn.execute(
-                    "SELECT canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
-                    " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT %s",
-                    (bank_id, limit),
-                )
-                .fetchall()
-            )
+            found = client().list_entities(bank_id, limit=limit)  # an unknown bank is an error, not an empty list
         return [
             {
-                "name": n,
-                "mentions": c,
-                "first_seen": f.isoformat() if f else None,
-                "last_seen": s.isoformat() if s else None,
+                "name": e.canonical_name,
+                "mentions": e.mention_count,
+                "first_seen": e.first_seen.isoformat() if e.first_seen else None,
+                "last_seen": e.last_seen.isoformat() if e.last_seen else None,
             }
-            for n, c, f, s in rows
+            for e in found
         ]
 
     return server

@@ -161,12 +161,8 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         bank_id = request.path_params["bank_id"]
         limit = _whole(request.query_params.get("limit"), "the number of entities", DEFAULT_ENTITY_LIMIT, MAX_ENTITIES)
         with client() as c:
-            c.get_bank(bank_id)
-            top = c.conn.execute(
-                "SELECT id, canonical_name, mention_count, first_seen, last_seen FROM hindsight.entities"
-                " WHERE bank_id = %s ORDER BY mention_count DESC, canonical_name LIMIT %s",
-                (bank_id, limit),
-            ).fetchall()  # fmt: skip
+            top = [(e.id, e.canonical_name, e.mention_count, e.first_seen, e.last_seen)
+                   for e in c.list_entities(bank_id, limit=limit)]  # fmt: skip
             ids = [row[0] for row in top]
             # the counts the co-occurrence trigger keeps, not a join of every unit's entities: one index
             # probe per shown entity; in one order, ties too, so that the graph's seeded layout is the same
