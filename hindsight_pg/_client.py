@@ -709,22 +709,14 @@ class Client:
         on ``source_query`` (with ``tags`` and ``max_tokens``). Raises :class:`BankNotFoundError`, and
         :class:`InvalidInputError` for a blank name or query or a name the bank already has
         (:class:`LimitExceededError` for a query over 2,000 characters or a name or tag over 200)."""
-        if not name.strip() or not source_query.strip():
-            raise InvalidInputError("a mental model needs a name and a source query")
-        with _errors():
-            limits.check_query(source_query, "source_query")  # its refresh reflects on it
-            limits.check_count("name_chars", "name", len(name))
-            retaining.check_names(tags, "tags", "tags")
-            self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,))
-            try:
-                self.conn.execute(
-                    "INSERT INTO hindsight.mental_models (bank_id, name, source_query, tags, max_tokens)"
-                    " VALUES (%s, %s, %s, %s, %s)",
-                    (bank_id, name, source_query, list(tags), max_tokens),
-                )
-            except psycopg.errors.UniqueViolation:
-                raise InvalidInputError(f"bank {bank_id!r} already has a mental model named {name!r}") from None
-        return self.get_mental_model(bank_id, name)
+        with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
+            row = cur.execute(
+                "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
+                " FROM hindsight.create_mental_model(%s, %s, %s, %s, %s)",
+                (bank_id, name, source_query, list(tags), max_tokens),
+            ).fetchone()
+        assert row is not None  # a row, or an error
+        return MentalModel(**row)
 
     def refresh_mental_model(self, bank_id: str, name: str) -> MentalModel:
         """Answer the model's source query with :meth:`reflect` and store the answer as its content (with
@@ -758,12 +750,11 @@ class Client:
         return [MentalModel(**row) for row in rows]
 
     def delete_mental_model(self, bank_id: str, name: str) -> bool:
-        """Delete the bank's mental model of that name; False when there was none."""
+        """Delete the bank's mental model of that name; False when there was none. Raises
+        :class:`BankNotFoundError` for an unknown bank."""
         with _errors():
-            cur = self.conn.execute(
-                "DELETE FROM hindsight.mental_models WHERE bank_id = %s AND name = %s", (bank_id, name)
-            )
-        return cur.rowcount > 0
+            row = self.conn.execute("SELECT hindsight.delete_mental_model(%s, %s)", (bank_id, name)).fetchone()
+        return bool(row and row[0])
 
     def list_entities(self, bank_id: str, *, limit: int = DEFAULT_ENTITY_LIMIT) -> list[Entity]:
         """The bank's entities, most mentioned first (then by name), at most ``limit`` (default 20).

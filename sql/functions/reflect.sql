@@ -137,6 +137,70 @@ language model (the hint says how to configure one), bad budget, blank query or 
 endpoint not allowed, HS503 the model failed or broke the schema, HS502 the embedding provider failed.
 docs/reflect.md.$$;
 
+CREATE OR REPLACE FUNCTION hindsight.create_mental_model(
+    bank_id text,
+    name text,
+    source_query text,
+    tags text[] DEFAULT '{}',
+    max_tokens int DEFAULT 2048
+)
+RETURNS hindsight.mental_models
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    made hindsight.mental_models;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    IF coalesce(btrim(name), '') = '' OR coalesce(btrim(source_query), '') = '' THEN
+        RAISE EXCEPTION 'a mental model needs a name and a source query' USING ERRCODE = '22023';
+    END IF;
+    IF max_tokens IS NULL OR max_tokens < 1 THEN
+        RAISE EXCEPTION 'max_tokens must be a positive integer, got %', coalesce(max_tokens::text, 'NULL')
+            USING ERRCODE = '22023';
+    END IF;
+    PERFORM hindsight._check_limit('query_chars', 'source_query', length(source_query));
+    PERFORM hindsight._check_limit('name_chars', 'name', length(name));
+    PERFORM hindsight._check_limit('tags', 'tags', cardinality(tags));
+    PERFORM hindsight._check_limit('name_chars', 'a tag', (SELECT max(length(t)) FROM unnest(tags) t));
+    INSERT INTO hindsight.mental_models AS m (bank_id, name, source_query, tags, max_tokens)
+    VALUES (create_mental_model.bank_id, create_mental_model.name, create_mental_model.source_query,
+            coalesce(create_mental_model.tags, '{}'), create_mental_model.max_tokens)
+    RETURNING m.* INTO made;
+    RETURN made;
+EXCEPTION WHEN unique_violation THEN
+    RAISE EXCEPTION 'bank "%" already has a mental model named "%"', bank_id, name
+        USING ERRCODE = '22023', HINT = 'Refresh it (hindsight.refresh_mental_model), or delete it first.';
+END
+$$;
+COMMENT ON FUNCTION hindsight.create_mental_model(text, text, text, text[], int) IS
+    'Creates a mental model: a named summary that hindsight.refresh_mental_model writes by reflecting on '
+    'source_query (with tags and max_tokens, in reflect''s tokens). Returns its hindsight.mental_models row, without '
+    'content until its first refresh. Errors: HS404 unknown bank; 22023 a blank name or query, max_tokens '
+    'below 1, or a name the bank already has; 54000 a query over query_chars or a name or tag over name_chars; '
+    'row-level security: the caller needs write on the bank. docs/reflect.md.';
+
+CREATE OR REPLACE FUNCTION hindsight.delete_mental_model(bank_id text, name text)
+RETURNS bool
+LANGUAGE plpgsql
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    gone int;
+BEGIN
+    PERFORM hindsight.bank_config(bank_id);  -- HS404 for an unknown bank
+    DELETE FROM hindsight.mental_models m
+    WHERE m.bank_id = delete_mental_model.bank_id AND m.name = delete_mental_model.name;
+    GET DIAGNOSTICS gone = ROW_COUNT;
+    RETURN gone > 0;
+END
+$$;
+COMMENT ON FUNCTION hindsight.delete_mental_model(text, text) IS
+    'Deletes the bank''s mental model of that name: true, or false when it has none (or the caller may not '
+    'write the bank: row-level security). Errors: HS404 unknown bank. docs/reflect.md.';
+
 CREATE OR REPLACE FUNCTION hindsight.store_mental_model(
     bank_id text,
     name text,
@@ -220,7 +284,7 @@ EXCEPTION WHEN OTHERS THEN
 END
 $$;
 COMMENT ON FUNCTION hindsight.refresh_mental_model(text, text) IS
-$$Refreshes a mental model (a row of hindsight.mental_models, created with INSERT): answers its source_query with
+$$Refreshes a mental model (a row of hindsight.mental_models, made by hindsight.create_mental_model): answers its source_query with
 hindsight.reflect (its tags and max_tokens, budget low), stores the answer as content with its embedding (the
 bank's embedding provider) and the ids of the memories it rests on, and keeps the previous content in history.
 Returns the updated row. Errors: HS404 unknown bank, 22023 no mental model of that name, and those of

@@ -202,8 +202,7 @@ def test_every_public_function_from_sql_with_the_other_worker_down(down, script_
         script_server.script = [dict(t) for t in SCRIPT]
         answer = rows("SELECT answer FROM hindsight.reflect(%s, 'What pet does Ana have?')", bank_id)
         assert answer == [("Ana has a grey cat named Pixel.",)]
-        rows("INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (%s, 'pets', 'Pets?')"
-             " RETURNING name", bank_id)  # fmt: skip
+        rows("SELECT (hindsight.create_mental_model(%s, 'pets', 'Pets?')).name", bank_id)
         with conn.transaction():
             script_server.script = [{"tool": "done", "arguments": {"answer": "A grey cat.", "memory_ids": []}}]
             rows("SELECT * FROM hindsight.refresh_mental_model(%s, 'pets')", bank_id)

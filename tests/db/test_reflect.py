@@ -120,7 +120,7 @@ def test_no_language_model_and_bad_dispositions_are_refused(client, db):
 def test_mental_models_refresh_keep_history_and_are_searchable(client, db, script_server, bank):
     model = client.create_mental_model(bank, "pets", "What pets do people here have?", tags=[], max_tokens=1024)
     assert (model.name, model.content, model.last_refreshed_at, model.history) == ("pets", None, None, [])
-    with pytest.raises(InvalidInputError, match="already has a mental model named 'pets'"):
+    with pytest.raises(InvalidInputError, match='already has a mental model named "pets"'):
         client.create_mental_model(bank, "pets", "again?")
     script_server.script = [
         {"tool": "recall", "arguments": {"query": "Ana adopted a grey cat named Pixel"}},
@@ -258,8 +258,8 @@ def test_sql_model_calls_go_only_to_allowed_endpoints_for_ordinary_roles(client,
 
 
 def test_sql_refreshes_a_mental_model_with_reflect_in_the_database(db, script_server, bank):
-    db.execute("INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (%s, 'pets', 'Which pets?')",
-               (bank,))  # fmt: skip
+    (made,) = db.execute("SELECT (hindsight.create_mental_model(%s, 'pets', 'Which pets?')).name", (bank,)).fetchone()
+    assert made == "pets"
     script_server.script = [
         {"tool": "recall", "arguments": {"query": "Ana adopted a grey cat named Pixel"}},
         {"tool": "done", "arguments": {"answer": "Ana has a cat, Pixel.", "memory_ids": ["$first"]}},
@@ -294,3 +294,31 @@ def test_sql_refreshes_a_mental_model_with_reflect_in_the_database(db, script_se
     with pytest.raises(psycopg.errors.InvalidParameterValue) as caught:
         db.execute("SELECT hindsight.refresh_mental_model(%s, 'plants')", (bank,))
     assert caught.value.diag.message_primary == 'bank "ana" has no mental model named "plants"'
+
+
+def test_sql_creates_and_deletes_mental_models_with_clear_errors(db, bank):
+    made = db.execute(
+        "SELECT name, source_query, tags, max_tokens, content FROM hindsight.create_mental_model(%s, 'pets', "
+        "'Which pets?', tags => ARRAY['home'], max_tokens => 512)",
+        (bank,),
+    ).fetchone()
+    assert made == ("pets", "Which pets?", ["home"], 512, None)
+    refused = [
+        ("SELECT hindsight.create_mental_model(%s, 'pets', 'Again?')", psycopg.errors.InvalidParameterValue,
+         'already has a mental model named "pets"'),
+        ("SELECT hindsight.create_mental_model(%s, '  ', 'Which pets?')", psycopg.errors.InvalidParameterValue,
+         "needs a name and a source query"),
+        ("SELECT hindsight.create_mental_model(%s, 'p', 'Q?', max_tokens => 0)", psycopg.errors.InvalidParameterValue,
+         "max_tokens must be a positive integer"),
+        (f"SELECT hindsight.create_mental_model(%s, 'long', '{'x' * 2001}')", psycopg.errors.ProgramLimitExceeded,
+         "2,001 characters"),
+    ]  # fmt: skip
+    for statement, error, message in refused:
+        with pytest.raises(error, match=message):
+            db.execute(statement, (bank,))
+    with pytest.raises(psycopg.Error) as unknown:
+        db.execute("SELECT hindsight.create_mental_model('no-such-bank', 'pets', 'Which pets?')")
+    assert unknown.value.sqlstate == "HS404"
+    assert db.execute("SELECT count(*) FROM hindsight.mental_models").fetchone() == (1,)  # nothing else was made
+    assert db.execute("SELECT hindsight.delete_mental_model(%s, 'pets')", (bank,)).fetchone() == (True,)
+    assert db.execute("SELECT hindsight.delete_mental_model(%s, 'pets')", (bank,)).fetchone() == (False,)

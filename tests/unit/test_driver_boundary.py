@@ -17,6 +17,8 @@ DRIVER_FILES = sorted(
     [*ROOT.glob("hindsight_pg/**/*.py"), *(p for p in PIPELINE.glob("*.py") if p.name != "in_database.py")]
 )
 PRIVATE = re.compile(r"\bhindsight\._\w+")
+# a statement that writes a table of the extension: every write goes through a public function
+TABLE_WRITE = re.compile(r"\b(INSERT\s+INTO|UPDATE|DELETE\s+FROM|TRUNCATE|COPY)\s+hindsight\.\w+", re.IGNORECASE)
 
 # What the driver still calls of the extension's internals, each with why: nothing (an entry is
 # ("path", "hindsight._name"): "why", and test_every_allowed_private_call_is_still_made keeps the list true).
@@ -62,6 +64,20 @@ def test_the_pattern_finds_a_private_name_in_sql_and_not_in_a_docstring(tmp_path
 
 def test_the_driver_calls_only_public_sql():
     assert private_calls() - ALLOWED.keys() == set()
+
+
+def test_the_driver_writes_no_table_itself():
+    writes = {(str(path.relative_to(ROOT)), m.group(0)) for path in DRIVER_FILES for text in sql_strings(path)
+              for m in TABLE_WRITE.finditer(text)}  # fmt: skip
+    assert writes == set()
+
+
+def test_the_write_pattern_finds_a_write_and_not_a_read(tmp_path):
+    sample = tmp_path / "sample.py"
+    sample.write_text('A = "DELETE FROM hindsight.mental_models WHERE x"\nB = "SELECT * FROM hindsight.banks"\n')
+    assert [m.group(0) for text in sql_strings(sample) for m in TABLE_WRITE.finditer(text)] == [
+        "DELETE FROM hindsight.mental_models"
+    ]
 
 
 def test_every_allowed_private_call_is_still_made():

@@ -115,7 +115,7 @@ def refresh_mental_model(
     if model is None:
         raise InputError(
             f'bank "{bank_id}" has no mental model named "{name}"',
-            hint="Create it with INSERT INTO hindsight.mental_models (bank_id, name, source_query) VALUES (...).",
+            hint="Create it with SELECT hindsight.create_mental_model(bank_id, name, source_query).",
         )
     result = reflect_with(model["source_query"], tags=model["tags"] or None, max_tokens=model["max_tokens"])
     content = result.answer if isinstance(result.answer, str) else json.dumps(result.answer)
