@@ -29,6 +29,7 @@ from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
 from hindsight_pl.pipeline import recall as recalling
+from hindsight_pl.pipeline import reembed as reembedding
 from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
@@ -349,48 +350,10 @@ class Client:
         if getattr(target, "model", model) != model:
             raise InvalidInputError(f"the embedder makes {target.model} vectors, not {model}")  # type: ignore[attr-defined]
         with _errors():
-            current, remaining = self.conn.execute(
-                "SELECT hindsight.bank_config(%(b)s)->>'embedding_model', hindsight.reembed_begin(%(b)s, %(m)s)",
-                {"b": bank_id, "m": model},
-            ).fetchone()  # type: ignore[misc]  # fmt: skip
-        if current == model:
-            return 0
-        total = int(remaining)
-        done = 0
-        for attempt in range(5):
-            while True:  # batch by batch, each committed
-                with _errors():
-                    rows = self.conn.execute(
-                        "SELECT id, text FROM hindsight.memory_units WHERE bank_id = %s AND embedding_next IS NULL"
-                        " ORDER BY id LIMIT %s", (bank_id, batch_size),
-                    ).fetchall()  # fmt: skip
-                    if not rows:
-                        break
-                    vectors = target.embed([text for _, text in rows], kind="passage")
-                    self.conn.execute(
-                        "SELECT hindsight.reembed_store(%s, %s, %s, %s::vector[])",
-                        (bank_id, model, [unit for unit, _ in rows], [recalling.vector_text(v) for v in vectors]),
-                    )
-                done += len(rows)
-                if progress is not None:
-                    progress(done, max(total, done))
-            try:
-                with _errors(), self.conn.transaction():
-                    models = self.conn.execute(
-                        "SELECT id, content FROM hindsight.mental_models WHERE bank_id = %s AND embedding IS NOT NULL"
-                        " ORDER BY id", (bank_id,),
-                    ).fetchall()  # fmt: skip
-                    vectors = target.embed([content or "" for _, content in models], kind="passage") if models else []
-                    row = self.conn.execute(
-                        "SELECT hindsight.reembed_finish(%s, %s, %s, %s::vector[])",
-                        (bank_id, model, [m for m, _ in models], [recalling.vector_text(v) for v in vectors]),
-                    ).fetchone()  # fmt: skip
-                return int(row[0]) if row else 0
-            except HindsightError as exc:
-                # units retained since the last batch have no new vector yet: embed them and finish again
-                if exc.sqlstate != "HS425" or attempt == 4:
-                    raise
-        raise AssertionError("unreachable")
+            return reembedding.reembed(
+                PsycopgDatabase(self.conn), bank_id, model, target, transaction=self.conn.transaction,
+                batch_size=batch_size, progress=progress,
+            )  # fmt: skip
 
     def close(self) -> None:
         """Close the connection."""
