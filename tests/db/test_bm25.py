@@ -141,3 +141,33 @@ def test_exact_ties_go_by_text_not_by_unit_id(db):
     rows = recall(db, "ties", "kiwi", None, arms=["keyword"], max_tokens=100000, max_results=None)
     assert len({r["keyword_score"] for r in rows}) == 1
     assert [r["text"] for r in rows] == sorted(texts)
+
+
+def test_keyword_ties_do_not_depend_on_unit_ids(db):
+    bank(db, "b")  # the native backend, ts_rank_cd
+    put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
+                  ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
+    rows = recall(db, "b", "kiwi", None)
+    # equal ts_rank_cd: the longer text first, then alphabetical
+    assert [r["text"] for r in rows] == ["A much longer note about the kiwi harvest this year.",
+                                         "Another kiwi note.", "Short kiwi note."]  # fmt: skip
+
+
+def test_bm25_prefers_the_shorter_unit_for_the_same_term_frequency(db):
+    bank(db, "b", keyword_backend="bm25", bm25_b=0.75)
+    put(db, "b", [("A much longer note about the kiwi harvest this year.", vec(d1=1)),
+                  ("Short kiwi note.", vec(d2=1)), ("Another kiwi note.", vec(d3=1))])  # fmt: skip
+    rows = recall(db, "b", "kiwi", None, arms=["keyword"])
+    # same tf; BM25 normalises by length: the two 3-lexeme units (an exact tie) before the 6-lexeme one
+    assert {r["text"] for r in rows[:2]} == {"Another kiwi note.", "Short kiwi note."}
+    assert rows[2]["text"] == "A much longer note about the kiwi harvest this year."
+    assert rows[0]["keyword_score"] == rows[1]["keyword_score"] > rows[2]["keyword_score"]
+
+
+def test_bm25_by_default_prefers_the_longer_unit_for_the_same_term_frequency(db):
+    bank(db, "b")  # the default: keyword_backend bm25 with bm25_b = 0, no length normalisation
+    put(db, "b", [("Short kiwi note.", vec(d2=1)),
+                  ("A much longer note about the kiwi harvest this year.", vec(d1=1))])  # fmt: skip
+    rows = recall(db, "b", "kiwi", None, arms=["keyword"])
+    assert rows[0]["text"] == "A much longer note about the kiwi harvest this year."
+    assert rows[0]["keyword_score"] == rows[1]["keyword_score"] > 0

@@ -288,3 +288,18 @@ def test_output_lines_are_not_wrapped_and_driver_hints_speak_python(dsn, client,
     assert caught.value.hint == "Pass exist_ok=True to reuse it."
     with pytest.raises(InvalidInputError, match="config must be a mapping of keys to values, not str"):
         client.configure_bank("wrap", "llm_model=x")
+
+
+def test_cli_retain_that_fails_creates_no_bank(db, monkeypatch, tmp_path):
+    monkeypatch.setenv("HINDSIGHT_PG_DSN", db.info.dsn)
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n")
+    result = CliRunner().invoke(cli.app, ["retain", "newbank", str(empty)])
+    assert isinstance(result.exception, InvalidInputError)
+    assert db.execute("SELECT count(*) FROM hindsight.banks").fetchone()[0] == 0
+    listing = tmp_path / "none.json"
+    listing.write_text("[]")
+    result = CliRunner().invoke(cli.app, ["retain", "newbank", str(listing)])
+    assert str(result.exception) == "nothing to retain: no items"
+    result = CliRunner().invoke(cli.app, ["retain", "newbank", str(empty), "--timestamp", "last tuesday"])
+    assert str(result.exception) == "--timestamp 'last tuesday' is not an ISO 8601 date-time"

@@ -86,3 +86,23 @@ def test_a_bank_id_is_any_non_blank_text_in_sql_and_the_driver_alike(client, db)
         client.create_bank("b" * 201)
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="bank_id must be a non-blank string"):
         db.execute("SELECT hindsight.create_bank('   ')")
+
+
+def test_a_string_where_a_list_belongs_is_refused_not_read_as_its_characters(client, db):
+    client.create_bank("b")
+    with pytest.raises(InvalidInputError, match=r"item 0: tags must be a list of strings, not str 'ci'") as raised:
+        client.retain("b", "Bob fixed the build.", entities=["Bob"], tags="ci")
+    assert raised.value.hint == 'Give a list, e.g. tags=["ci"].'
+    with pytest.raises(InvalidInputError, match="item 0: entities must be a list of strings, not str 'Bob'"):
+        client.retain("b", "Bob fixed the build.", entities="Bob")
+    assert db.execute("SELECT count(*) FROM hindsight.memory_units").fetchone() == (0,)  # nothing was written
+    client.retain("b", "Bob fixed the build.", entities=["Bob"], tags=["ci"])
+    assert db.execute("SELECT canonical_name FROM hindsight.entities").fetchall() == [("Bob",)]
+    assert db.execute("SELECT tags FROM hindsight.memory_units").fetchone() == (["ci"],)
+    for name, value in (("types", "world"), ("tags", "ci"), ("arms", "semantic")):
+        with pytest.raises(InvalidInputError, match=f"{name} must be a list of strings, not str"):
+            client.recall("b", "Who fixed the build?", **{name: value})
+    response = client.recall("b", "Who fixed the build?", types=["world"], tags=("ci",))
+    assert [r.text for r in response.results] == ["Bob fixed the build."]
+    with pytest.raises(InvalidInputError, match="entities must be strings"):
+        client.retain("b", "Numbers.", entities=[1, 2])

@@ -14,10 +14,12 @@ import hindsight_pg
 from hindsight_pg import (
     BankExistsError,
     ConnectionLostError,
+    EmbeddedServer,
     ExtensionError,
     ExtensionVersionError,
     HindsightError,
     NotSupportedError,
+    ServerError,
 )
 from hindsight_pg._errors import from_database
 
@@ -93,3 +95,15 @@ def test_connect_refuses_an_extension_of_another_version_and_says_what_to_run(db
             assert client.list_banks() == []
     finally:
         db.execute(sql.SQL("DROP DATABASE {} WITH (FORCE)").format(sql.Identifier(name)))
+
+
+def test_connect_to_a_database_without_the_extension(db):
+    db.execute("CREATE DATABASE plain")
+    dsn = psycopg.conninfo.make_conninfo(db.info.dsn, dbname="plain")
+    with pytest.raises(ExtensionError, match="database 'plain' does not have the hindsight_pg extension"):
+        hindsight_pg.connect(dsn)
+
+
+def test_an_unusable_server_home_is_a_server_error():
+    with pytest.raises(ServerError, match="cannot use /proc/nope as the embedded server's home"):
+        EmbeddedServer("/proc/nope").ensure_running()

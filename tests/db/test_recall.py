@@ -429,3 +429,10 @@ def test_each_recall_of_a_batch_keeps_its_own_trace(db):
     assert [trace for _, rank, _, trace in rows if rank > 1] == [None, None]  # the other rows carry none
     # without trace => true, no row carries one
     assert {r["trace"] for r in recall(db, "b", "kiwis", vec(d0=1))} == {None}
+
+
+def test_sql_recall_of_punctuation_returns_nothing(db):
+    bank(db, "b")
+    put(db, "b", [("A note.", vec(d0=1))])
+    assert recall(db, "b", "?!?", None) == []  # nothing to embed, no keyword: nothing recalled
+    assert json.loads(json.dumps(recall(db, "b", "note", None, arms=["keyword"])[0]["tags"])) == []

@@ -294,3 +294,27 @@ def test_a_unit_may_have_its_own_context_else_its_items(db):
     item["units"][0]["context"] = 5
     with pytest.raises(psycopg.errors.InvalidParameterValue, match='item 0, unit 0: "context" must be a string'):
         db.execute("SELECT * FROM hindsight.retain('ctx', %s::jsonb)", (json.dumps([item]),))
+
+
+def test_retain_inside_a_statement_reading_memory_units(db):
+    # once a retain built an index here and had to defer it; with the one shared index there is nothing to build
+    bank(db, "src")
+    put(db, "src", [(f"Fact {i}.", vec(d0=1, d1=i / 10)) for i in range(4)])
+    bank(db, "copy", hnsw_min_units=3)
+    notices = []
+
+    def keep(d: psycopg.errors.Diagnostic) -> None:
+        notices.append(d.message_primary)
+
+    db.add_notice_handler(keep)
+    try:
+        (count,) = db.execute(
+            """SELECT count(*) FROM hindsight.retain('copy', (
+                   SELECT jsonb_agg(jsonb_build_object('units', jsonb_build_array(jsonb_build_object(
+                       'text', u.text, 'embedding', u.embedding::text::jsonb))))
+                   FROM hindsight.memory_units u WHERE u.bank_id = 'src'))"""
+        ).fetchone()
+    finally:
+        db.remove_notice_handler(keep)
+    assert count == 4 and notices == []
+    assert db.execute("SELECT hindsight._semantic_path('copy')").fetchone()[0] == "hnsw"

@@ -247,3 +247,13 @@ def test_the_default_reader_steps_aside_only_where_it_is_not_installed(tmp_path)
     assert said(Path(__file__).resolve().parents[2]) == "No module named 'onnxruntime'\n"
     assert providers.reader_missing(LocalReranker(providers.READER)) is None  # here it loads
     assert providers.reader_missing(LocalReranker(str(tmp_path / "nothing"))) is None  # another model: its own error
+
+
+def test_every_part_of_a_long_chunk_counts_in_its_embedding(embedder):
+    filler = "The committee reviewed the routine budget lines one by one. " * 40  # ~2,400 characters
+    needle = "The secret launch code is purple elephant."
+    base, with_needle = embedder.embed([filler.strip(), filler.strip() + " " + needle])
+    assert float(np.dot(base, with_needle)) < 0.995  # the last sentence changes the vector
+    assert float(np.linalg.norm(with_needle)) == pytest.approx(1.0, abs=1e-5)
+    short = embedder.embed(["hello world"])[0]
+    assert float(np.linalg.norm(short)) == pytest.approx(1.0, abs=1e-5)
