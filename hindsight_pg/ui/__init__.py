@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from datetime import UTC, date, datetime, timedelta
+from datetime import UTC, date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +43,9 @@ from .._errors import (
 )
 from .._types import describe_when
 from .._unit_dates import bank_time_zone
+from . import queries
+from .explanation import explain, sql_call
+from .timeline import MAX_PERIODS, chart, midnight
 
 HERE = Path(__file__).parent
 PAGE_SIZE = 50
@@ -109,11 +112,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
 
     async def banks(request: Request) -> Response:
         with client() as c, c.conn.cursor(row_factory=dict_row) as cursor:
-            rows = cursor.execute(
-                "SELECT s.*, b.config, hindsight.default_config() AS defaults, (SELECT count(*) FROM"
-                " hindsight.memory_links k WHERE k.bank_id = s.bank_id) AS links FROM hindsight.bank_stats s"
-                " JOIN hindsight.banks b USING (bank_id) ORDER BY s.bank_id"
-            ).fetchall()
+            rows = cursor.execute(queries.BANKS).fetchall()
         listed = []
         for values in rows:
             defaults = values.pop("defaults")
@@ -131,27 +130,14 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         offset = (_page(args.get("page")) - 1) * PAGE_SIZE
         with client() as c:
             c.get_bank(bank_id)  # HS404 for an unknown bank
-            buckets = c.conn.execute(
-                "SELECT date_trunc(%(g)s, d)::date AS bucket, count(*) FROM (SELECT hindsight.unit_date("
-                "occurred_start, occurred_end, mentioned_at) AS d FROM hindsight.memory_units"
-                " WHERE bank_id = %(b)s) x WHERE d IS NOT NULL GROUP BY 1 ORDER BY 1", {"g": grain, "b": bank_id},
-            ).fetchall()  # fmt: skip
-            in_range = (
-                " FROM hindsight.memory_units WHERE bank_id = %(b)s AND (%(s)s::date IS NULL OR"
-                " hindsight.unit_date(occurred_start, occurred_end, mentioned_at) >= %(s)s::date) AND"
-                " (%(e)s::date IS NULL OR hindsight.unit_date(occurred_start, occurred_end, mentioned_at)"
-                " < %(e)s::date + 1)"
-            )
+            buckets = c.conn.execute(queries.UNITS_BY_PERIOD, {"g": grain, "b": bank_id}).fetchall()
             bind = {"b": bank_id, "s": start, "e": end, "n": PAGE_SIZE, "o": offset}
-            total = c.conn.execute("SELECT count(*)" + in_range, bind).fetchone()[0]  # type: ignore[index]
+            total = c.conn.execute(queries.COUNT_IN_RANGE, bind).fetchone()[0]  # type: ignore[index]
             zone = bank_time_zone(c, bank_id)
-            units = [(describe_when(said, start, finish, zone), *rest) for said, start, finish, *rest in c.conn.execute(
-                "SELECT mentioned_at, occurred_start, occurred_end, id, text, fact_type, tags, document_id"
-                + in_range + " ORDER BY hindsight.unit_date(occurred_start, occurred_end, mentioned_at), id"
-                " LIMIT %(n)s OFFSET %(o)s", bind,
-            )]  # fmt: skip
+            units = [(describe_when(said, start, finish, zone), *rest)
+                     for said, start, finish, *rest in c.conn.execute(queries.UNITS_IN_RANGE, bind)]  # fmt: skip
         zoom = args.get("chart") == "range" and bool(start or end)
-        charted, periods = _periods(buckets, grain, start, end, zoom)
+        charted, periods = chart(buckets, grain, start, end, zoom)
         peak = max((p["units"] for p in periods), default=0)
         return page(request, "timeline.html", bank_id=bank_id, grain=grain, charted=charted, periods=periods, peak=peak,
                     zoom=zoom, max_periods=MAX_PERIODS, units=units, total=total, start=start, end=end,
@@ -164,23 +150,11 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
             top = [(e.id, e.canonical_name, e.mention_count, e.first_seen, e.last_seen)
                    for e in c.list_entities(bank_id, limit=limit)]  # fmt: skip
             ids = [row[0] for row in top]
-            # the counts the co-occurrence trigger keeps, not a join of every unit's entities: one index
-            # probe per shown entity; in one order, ties too, so that the graph's seeded layout is the same
-            # on every load
-            edges = c.conn.execute(
-                "SELECT entity_id, other_entity_id, unit_count FROM hindsight.entity_cooccurrences(%s, %s) LIMIT %s",
-                (bank_id, ids, EDGES_PER_ENTITY * limit),
-            ).fetchall()  # fmt: skip
+            edges = c.conn.execute(queries.COOCCURRENCES, (bank_id, ids, EDGES_PER_ENTITY * limit)).fetchall()
             chosen = request.query_params.get("entity")
             zone = bank_time_zone(c, bank_id)
-            mentions = [(text, describe_when(said, start, end, zone)) for text, said, start, end in c.conn.execute(
-                "SELECT u.text, u.mentioned_at, u.occurred_start, u.occurred_end"
-                " FROM hindsight.unit_entities ue JOIN hindsight.entities e ON e.bank_id = ue.bank_id"
-                " AND e.id = ue.entity_id JOIN hindsight.memory_units u ON u.bank_id = ue.bank_id"
-                " AND u.id = ue.unit_id WHERE ue.bank_id = %s AND e.canonical_name = %s ORDER BY"
-                " hindsight.unit_date(u.occurred_start, u.occurred_end, u.mentioned_at) DESC, u.id"
-                " LIMIT %s", (bank_id, chosen, MENTIONS),
-            )] if chosen else []  # fmt: skip
+            mentions = [(text, describe_when(said, start, end, zone)) for text, said, start, end
+                        in c.conn.execute(queries.MENTIONS, (bank_id, chosen, MENTIONS))] if chosen else []  # fmt: skip
         graph = {
             "nodes": [{"id": str(i), "label": name, "value": count} for i, name, count, _, _ in top],
             "edges": [{"from": str(a), "to": str(b), "value": n, "title": f"{n} together"} for a, b, n in edges],
@@ -202,12 +176,10 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
         with client() as c:
             c.get_bank(bank_id)
             if as_of_text is None:  # not in the form yet: the day of the bank's latest memory (empty: now)
-                latest = c.conn.execute(
-                    "SELECT max(mentioned_at) FROM hindsight.memory_units WHERE bank_id = %s", (bank_id,)
-                ).fetchone()[0]  # type: ignore[index]
+                latest = c.conn.execute(queries.LATEST_MENTION, (bank_id,)).fetchone()[0]  # type: ignore[index]
                 as_of_text = latest.astimezone(UTC).date().isoformat() if latest else ""
             as_of_day = _day(as_of_text)
-            as_of = _midnight(as_of_day, last=True) if as_of_day else None
+            as_of = midnight(as_of_day, last=True) if as_of_day else None
             # a query past query_chars (2,000) is refused by the driver before any model reads it: a 400 page
             if query.strip():
                 window = None
@@ -217,7 +189,7 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                         raise InvalidInputError("a time window needs both a start and an end day")
                     if end < start:
                         raise InvalidInputError(f"the time window ends ({end}) before it starts ({start})")
-                    window = (_midnight(start), _midnight(end, last=True))
+                    window = (midnight(start), midnight(end, last=True))
                 tags = [t.strip() for t in tags_text.split(",") if t.strip()] or None
                 if not tokens.strip().isdigit():
                     raise InvalidInputError(f"max tokens must be a whole number, not {tokens!r}")
@@ -226,15 +198,13 @@ def create_app(dsn: str | None = None, allowed_hosts: Sequence[str] = LOOPBACK) 
                                     tags=tags, query_timestamp=as_of, temporal_window=window, max_results=None,
                                     trace=True)  # fmt: skip
                 zone = bank_time_zone(c, bank_id)
-                sql = _sql_call(bank_id, query, budget, max_tokens, types, tags, as_of, window)
-        rows, dropped = _explain(response, zone) if response is not None else ([], [])
+                sql = sql_call(bank_id, query, budget, max_tokens, types, tags, as_of, window)
+        rows, dropped = explain(response, zone) if response is not None else ([], [])
         unpacked = len(dropped)
         if show_dropped and dropped:
             with client() as c:
                 units = {i: {"text": text, "tokens": tokens} for i, text, tokens in c.conn.execute(
-                    "SELECT id::text, text, token_count FROM hindsight.memory_units WHERE bank_id = %s"
-                    " AND id = ANY(%s::uuid[])", (bank_id, [d["id"] for d in dropped[:DROPPED]]),
-                )}  # fmt: skip
+                    queries.UNITS_BY_ID, (bank_id, [d["id"] for d in dropped[:DROPPED]]))}  # fmt: skip
             dropped = [{**d, **units.get(d["id"], {"text": "", "tokens": None})} for d in dropped[:DROPPED]]
         asked_at = None
         if response is not None and response.trace:
@@ -282,157 +252,3 @@ def _whole(text: str | None, what: str, default: int, most: int) -> int:
     if not text.isdigit() or not 1 <= int(text[:9]) <= most:
         raise InvalidInputError(f"{what} is a whole number from 1 to {most}, not {text[:40]!r}")
     return int(text)
-
-
-def _period_start(day: date, grain: str) -> date:
-    """The first day of the week (Monday), month or year that holds ``day``."""
-    if grain == "week":
-        return day - timedelta(days=day.weekday())
-    return day.replace(day=1) if grain == "month" else day.replace(month=1, day=1)
-
-
-def _period_end(start: date, grain: str) -> date:
-    """The last day of the week, month or year that starts on ``start``."""
-    if grain == "week":
-        return start + timedelta(days=6) if start < date.max - timedelta(days=6) else date.max
-    if grain == "year" or start.month == 12:
-        return start.replace(month=12, day=31)
-    return date(start.year, start.month + 1, 1) - timedelta(days=1)
-
-
-# The time axis's ticks: every period over a short span, then the first period of each month, quarter, year, five,
-# twenty-five or a hundred years as the span grows (up to the number of periods on the left): 10 to 40 labels.
-TICKS = {
-    "week": [(15, "week"), (70, "month"), (210, "quarter"), (780, "year"), (None, "5 years")],
-    "month": [(15, "month"), (48, "quarter"), (180, "year"), (None, "5 years")],
-    "year": [(30, "year"), (150, "5 years"), (750, "25 years"), (None, "100 years")],
-}
-YEARS = {"year": 1, "5 years": 5, "25 years": 25, "100 years": 100}
-MAX_PERIODS = 600  # a span of more weeks or months than this is charted by year
-
-
-def _group(unit: str, day: date) -> tuple[int, int]:
-    """The month, quarter or run of years (a ``unit`` of TICKS) that ``day`` falls in."""
-    if unit == "month":
-        return day.year, day.month
-    if unit == "quarter":
-        return day.year, (day.month - 1) // 3
-    return day.year // YEARS[unit], 0
-
-
-def _tick(day: date, grain: str, unit: str, first: bool) -> str | None:
-    """The axis label of the period starting on ``day`` (a week's Monday, a month's or a year's first day), or
-    None between ticks; the year is written at the first label and at each January."""
-    if unit != grain:  # the first period of each month, quarter or run of years
-        previous = _period_start(day - timedelta(days=1), grain) if day > date.min else day
-        if previous != day and _group(unit, previous) == _group(unit, day):
-            return None
-    if grain == "year" or unit in ("year", "5 years"):
-        return str(day.year)
-    year = f" {day.year}" if first or (day.month == 1 and day.day <= 7) else ""
-    return f"{day:%b} {day.day}{year}" if unit == "week" else f"{day:%b}{year}"
-
-
-def _span(first: date, last: date, grain: str) -> int:
-    """How many weeks, months or years run from the one starting on ``first`` to the one starting on ``last``."""
-    if grain == "week":
-        return (last - first).days // 7 + 1
-    months = (last.year - first.year) * 12 + last.month - first.month + 1
-    return months if grain == "month" else last.year - first.year + 1
-
-
-def _periods(counts: Sequence[tuple[date, int]], grain: str, start: date | None, end: date | None,
-             zoom: bool = False) -> tuple[str, list[dict[str, Any]]]:  # fmt: skip
-    """Every week or month from the first of ``counts`` ((first day, units), ascending) to the last, the empty
-    ones too, or with ``zoom`` those of the chosen range ``start`` to ``end`` (either may be None); every year
-    instead when they would be more than MAX_PERIODS. Returns that grain and, per period, its first and last
-    day, its units, its axis label (:func:`_tick`, None between ticks) and whether it meets the chosen range
-    (False when none is chosen, or zoomed to it)."""
-    if not counts and not (zoom and start and end):
-        return grain, []
-    first = _period_start(start, grain) if zoom and start else counts[0][0]
-    last = _period_start(end, grain) if zoom and end else counts[-1][0]
-    if _span(first, last, grain) > MAX_PERIODS:
-        grain, first, last = "year", first.replace(month=1, day=1), last.replace(month=1, day=1)
-        years: dict[date, int] = {}
-        for day, n in counts:
-            years[day.replace(month=1, day=1)] = years.get(day.replace(month=1, day=1), 0) + n
-        counts = sorted(years.items())
-        if zoom and _span(first, last, grain) > MAX_PERIODS:
-            raise InvalidInputError(f"a range charted alone spans at most {MAX_PERIODS} years")
-    units = dict(counts)
-    unit = next(u for most, u in TICKS[grain] if most is None or _span(first, last, grain) <= most)
-    periods, day, labelled = [], first, False
-    while day <= last:
-        end_day = _period_end(day, grain)
-        label = _tick(day, grain, unit, not labelled)
-        labelled = labelled or label is not None
-        chosen = not zoom and bool(start or end) and (start is None or end_day >= start) and (end is None or day <= end)
-        periods.append({"start": day, "end": end_day, "units": units.get(day, 0), "tick": label, "chosen": chosen})
-        if end_day == date.max:
-            break
-        day = end_day + timedelta(days=1)
-    return grain, periods
-
-
-def _midnight(day: date, last: bool = False) -> datetime:
-    moment = datetime(day.year, day.month, day.day, tzinfo=UTC)
-    return moment.replace(hour=23, minute=59, second=59, microsecond=999999) if last else moment
-
-
-def _explain(response: Any, time_zone: str) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """Each result with its dates (``when``: :func:`describe_when` in days of ``time_zone``), its place by final
-    score (``position``: packing skips what does not fit, so the n-th packed result may be further down), its score
-    parts (the final score split into the rerank score and what the boosts, or the fusion with the reader's rank,
-    added or took) and, when a cross-encoder read it, its rank among what it read and its raw score (from the
-    trace), and why updates-win or the window rule moved it (``moves``: "moved below “…”: superseded by it"); and
-    every scored candidate that was not packed, by final score (its ``position``)."""
-    scored = (response.trace or {}).get("scoring", {}).get("results", [])
-    by_id = {x["id"]: x for x in scored}
-    texts = {str(r.id): r.text for r in response.results}
-    rows = []
-    for r in response.results:
-        s, traced = r.scores, by_id.get(str(r.id), {})
-        base = max(min(s.rerank, s.final), 0.0)
-        rows.append({"result": r, "when": r.describe_when(time_zone), "base": base, "position": traced.get("position"),
-                     "gain": max(s.final - s.rerank, 0.0), "loss": max(s.rerank - s.final, 0.0),
-                     "reader": traced if traced.get("rerank_raw") is not None else None,
-                     "moves": [_move(m, texts) for m in traced.get("moved") or []]})  # fmt: skip
-    kept = {str(r.id) for r in response.results}
-    dropped = [x for x in scored if x["id"] not in kept]
-    return rows, dropped
-
-
-def _move(move: dict[str, Any], texts: dict[str, str]) -> str:
-    """One line on a move of the trace's ``moved`` (recall_finish): by updates-win next to the unit that supersedes
-    it (or that it supersedes), or by the window rule."""
-    places = f"(#{move['from']} → #{move['to']})"
-    if move["by"] == "window":
-        return f"moved up {places}: dated in the time window"
-    other = texts.get(move["next_to"], move["next_to"])
-    other = other if len(other) <= 60 else other[:59] + "…"
-    if move["to"] > move["from"]:
-        return f"moved below “{other}” {places}: superseded by it"
-    return f"moved above “{other}” {places}: it supersedes that"
-
-
-def _sql_call(bank_id: str, query: str, budget: str, max_tokens: int, types: list[str], tags: list[str] | None,
-              as_of: datetime | None, window: tuple[datetime, datetime] | None) -> str:  # fmt: skip
-    """The hindsight.recall call a SQL user would write for the same recall (literals quoted): every packed
-    result (max_results => NULL, as the page lists them), asked as of ``as_of`` (None: now)."""
-
-    def literal(value: str) -> str:
-        return "'" + value.replace("'", "''") + "'"
-
-    parts = [literal(bank_id), literal(query), f"budget => {literal(budget)}", f"max_tokens => {max_tokens}"]
-    if types:
-        parts.append("types => ARRAY[" + ", ".join(map(literal, types)) + "]")
-    if tags:
-        parts.append("tags => ARRAY[" + ", ".join(map(literal, tags)) + "]")
-    if as_of:
-        parts.append(f"query_timestamp => {literal(as_of.isoformat())}")
-    if window:
-        parts.append(f"temporal_window => tstzrange({literal(window[0].isoformat())}, "
-                     f"{literal(window[1].isoformat())}, '[]')")  # fmt: skip
-    parts.append("max_results => NULL")
-    return "SELECT * FROM hindsight.recall(" + ", ".join(parts) + ");"
