@@ -4,6 +4,7 @@
 #                      packages, pgvector, the extension, the in-database Python,
 #                      the driver's virtual environment. A second run changes nothing.
 #   make demo          install if needed, then retain a sample conversation and recall.
+#   make help          this list.
 #   make test          unit and database tests (installs the extension files first, and Debian's nodejs
 #                      and npm if missing), in TEST_WORKERS (2) processes, each with its own PostgreSQL, about
 #                      3 minutes on two cores; the ten slowest are listed at the end.
@@ -133,7 +134,7 @@ else
 SHAREDIR = $(shell $(PG_CONFIG) --sharedir 2>/dev/null || echo /usr/share/postgresql/15)
 PKGLIBDIR = $(shell $(PG_CONFIG) --pkglibdir 2>/dev/null || echo /usr/lib/postgresql/15/lib)
 
-.PHONY: ui-assets browser-packages node-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval train-reranker bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
+.PHONY: help ui-assets browser-packages node-packages all extension install install-extension system-packages pgvector python-lib freeze venv demo test test-slow lint bench bench-longmemeval train-reranker bench-retain bench-consolidate bench-banks citus test-citus bench-citus clean
 
 all extension: $(ALL_SCRIPTS)
 
@@ -261,6 +262,10 @@ $(VIS_NETWORK):
 	  2>&1 | $(HIDE_PIP_NOISE); $(VENV)/bin/python -c "import sys, zipfile, glob; \
 	  w = zipfile.ZipFile(glob.glob(sys.argv[1] + '/pyvis-*.whl')[0]); \
 	  open(sys.argv[2], 'wb').write(w.read('pyvis/lib/vis-9.1.2/vis-network.min.js'))" $$tmp $@ && rm -rf $$tmp
+
+# make help: the targets and what they do (the comment at the top of this file)
+help:
+	@sed -n '2,/^$$/{s/^# \{0,1\}//;p;}' Makefile
 
 demo:
 	@test -f $(VENV)/.installed -a -f $(SHAREDIR)/extension/$(notdir $(EXT_SCRIPT)) || $(MAKE) install

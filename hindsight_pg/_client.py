@@ -695,7 +695,7 @@ class Client:
         :class:`InvalidInputError` when there is none."""
         found = self._mental_models(bank_id, name)
         if not found:
-            raise InvalidInputError(f"bank {bank_id!r} has no mental model named {name!r}")
+            raise InvalidInputError(f'bank "{bank_id}" has no mental model named "{name}"')
         return found[0]
 
     def list_mental_models(self, bank_id: str) -> list[MentalModel]:

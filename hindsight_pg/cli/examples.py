@@ -62,7 +62,8 @@ def demo(
     dsn: Dsn = None,
     file: Annotated[Path, typer.Option(help="A JSON list of turns to retain.")] = EXAMPLE_CONVERSATION,
 ) -> None:
-    """Retain a sample team conversation into bank 'demo' and recall answers to four questions."""
+    """Retain a sample team conversation into bank 'demo' and recall answers to four questions. A bank 'demo' that
+    exists already is deleted first, with everything retained into it."""
     items = read_items(str(file))
     with open_client(dsn) as client:
         client.delete_bank("demo")

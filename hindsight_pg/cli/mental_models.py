@@ -61,5 +61,5 @@ def model_delete(
     """Delete a mental model."""
     with open_client(dsn) as client:
         if not client.delete_mental_model(bank, name):
-            raise InvalidInputError(f"bank {bank!r} has no mental model named {name!r}")
+            raise InvalidInputError(f'bank "{bank}" has no mental model named "{name}"')
     render.out.print(f"deleted {escape(name)}")

@@ -255,7 +255,7 @@ def test_reflect_and_mental_models(dsn, db, tmp_path, script_server):
     asked = len(script_server.requests)
     assert invoke("consolidate", "ana", "--no-llm").output.strip() == "(nothing new to consolidate)"
     assert len(script_server.requests) == asked
-    with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
+    with pytest.raises(InvalidInputError, match='has no mental model named "pets"'):
         invoke("mental-model", "delete", "ana", "pets")
 
 

@@ -147,7 +147,7 @@ def test_mental_models_refresh_keep_history_and_are_searchable(client, db, scrip
     assert [(m["text"], m["fact_type"]) for m in result.based_on] == [("pets: Ana has a grey cat.", "mental_model")]
     assert [m.name for m in client.list_mental_models(bank)] == ["pets"]
     assert client.delete_mental_model(bank, "pets") and not client.delete_mental_model(bank, "pets")
-    with pytest.raises(InvalidInputError, match="has no mental model named 'pets'"):
+    with pytest.raises(InvalidInputError, match='has no mental model named "pets"'):
         client.get_mental_model(bank, "pets")
 
 
