@@ -155,6 +155,7 @@ DECLARE
     reader float8[];
     scored hindsight._scored_candidate[];
     kept int[] := '{}';
+    first_skip int;
     started timestamptz := clock_timestamp();
     rrf_k float8 := (state.config->>'rrf_k')::float8;
     reader_weight float8 := (state.config->>'reranker_weight')::float8;
@@ -279,6 +280,16 @@ BEGIN
     kept := hindsight._pack_by_tokens(ARRAY(SELECT s.token_count FROM unnest(scored[1:state.recall_budget * 2])
                                             WITH ORDINALITY AS s ORDER BY s.ordinality),
                                       state.max_tokens);
+    -- What fills the budget past the first result that did not fit is not what is plainly unrelated: relevance
+    -- below 0.001 (docs/recall.md, "Packing"; a unit of unknown relevance stays). Up to that skip nothing changes.
+    first_skip := (SELECT min(i) FROM generate_series(1, coalesce(kept[cardinality(kept)], 0)) i
+                   WHERE i <> ALL (kept));
+    IF first_skip IS NOT NULL THEN
+        kept := ARRAY(SELECT k FROM unnest(kept) k
+                      WHERE k < first_skip
+                         OR coalesce((relevance->>((scored[k]).unit_id::text))::float8 >= 0.001, true)
+                      ORDER BY k);
+    END IF;
 
     IF state.trace IS NOT NULL THEN
         state.trace := state.trace || jsonb_build_object(
@@ -437,7 +448,7 @@ every one outside it, each position again keeping its score (window_first, defau
 scoring.results[].moved says what each rule moved. The best recall_budget * 2 by final score are packed into
 max_tokens; with prefer_observations, a world or experience unit that an observation among them cites
 (observation_sources) is dropped first, and every candidate whose relevance is below min_relevance (NULL, the default:
-none).
+none); past the first result that does not fit, one of relevance below 0.001 does not fill the budget.
 relevance: the probability that the unit answers the query, the same across recalls (hindsight._relevance: the
 packaged reader's logit where it read, else the cosine for a multilingual-e5-small bank; NULL when neither applies,
 such a unit is never dropped). Returns every packed row of hindsight.recall, the trace (when the state has one) on
