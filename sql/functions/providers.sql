@@ -124,6 +124,34 @@ COMMENT ON FUNCTION hindsight._provider(jsonb, text, text) IS
     'retain read it once and pass it here): hindsight.provider_config''s rule and errors (HS409), bank_id only '
     'naming the bank in them.';
 
+CREATE OR REPLACE FUNCTION hindsight._check_provider_use(provider jsonb, what text)
+RETURNS void
+LANGUAGE plpgsql STABLE
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    setting jsonb := hindsight._setting(what || '_provider');
+BEGIN
+    -- In-database providers load models and call URLs as the server's operating-system user: the ones a role may
+    -- run are those a superuser chose (the database-wide setting, a local embedding one with a bank's own model, or
+    -- a bank's own provider), as hindsight._provider gives them from a bank's config.
+    IF provider IS NULL OR provider->>'kind' = 'none' OR provider = setting
+       OR (what = 'embedding' AND provider->>'kind' = 'local' AND setting->>'kind' = 'local'
+           AND provider - 'model' = setting - 'model')
+       OR hindsight._is_superuser(hindsight._invoker())
+       OR EXISTS (SELECT FROM hindsight.banks b WHERE b.config->(what || '_provider') = provider) THEN
+        RETURN;
+    END IF;
+    RAISE EXCEPTION 'only a superuser may run an % provider that no bank and no setting names', what
+        USING ERRCODE = '42501', HINT = 'Call hindsight.embed or hindsight.rerank with a bank (docs/providers.md).';
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_provider_use(jsonb, text) IS
+    'Raises 42501 unless the caller may run provider config provider (what = embedding or reranker): a superuser '
+    'any; another role the database-wide setting (for embedding, local with any model when it is local, as a bank''s '
+    'embedding_model makes it), a provider a bank it can read names, or none. Every in-database model call checks '
+    'it (hindsight_pl.pipeline.in_database.provider).';
+
 CREATE OR REPLACE FUNCTION hindsight.provider_config(bank_id text, what text)
 RETURNS jsonb
 LANGUAGE plpgsql STABLE

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import uuid
 
 import psycopg
@@ -236,3 +237,27 @@ def test_a_reader_may_not_change_or_delete_a_memory_a_writer_may(db, roles):
     assert db.execute("SELECT hindsight.delete_memory('bank-a', %s)", (memory,)).fetchone() == (True,)
     db.execute("RESET ROLE")
     assert count(db, "memory_units", "bank-a") == 0
+
+
+def test_ordinary_roles_run_only_the_providers_a_superuser_chose(db, roles):
+    # the internal functions that take a provider config are callable by any role: each model call checks it
+    as_role(db, roles["bob"])
+    db.execute("SELECT hindsight.create_bank('bob-bank')")
+    (vectors,) = db.execute(
+        "SELECT hindsight._embed_with(hindsight._provider(hindsight.bank_config('bob-bank'), 'embedding', 'bob-bank'),"
+        " ARRAY['a text'], 'query')"
+    ).fetchone()
+    assert len(vectors) == 1  # the database-wide setting with the bank's own model: allowed
+    elsewhere = json.dumps({"kind": "http", "url": "http://127.0.0.1:9/", "model": "multilingual-e5-small"})
+    own_reader = json.dumps({"kind": "local", "model": "/tmp/not-a-setting"})
+    for call, provider in [
+        ("SELECT hindsight._embed_with(%s, ARRAY['a text'], 'query')", elsewhere),
+        ("SELECT hindsight._embed(%s, ARRAY['a text'], 'query')", elsewhere),
+        ("SELECT hindsight._rerank_with(%s, 'q', ARRAY['d'])", own_reader),
+        ("SELECT hindsight._rerank(%s, 'q', ARRAY['d'])", own_reader),
+        ("SELECT hindsight._unread(%s, 'q')", own_reader),
+    ]:
+        with pytest.raises(psycopg.errors.InsufficientPrivilege, match="only a superuser may run"):
+            db.execute(call, (provider,))
+    db.execute("RESET ROLE")  # a superuser may
+    assert db.execute("SELECT hindsight._unread(%s, 'q')", (own_reader,)).fetchone() == (None,)  # it would read

@@ -28,6 +28,7 @@ TEMPORAL_LINKS = (
     "SELECT * FROM hindsight._temporal_links($1::text, $2::uuid[], $3::tstzrange, $4::text[], $5::text[], $6::text,"
     " $7::int, $8::float8)"
 )
+CHECK_USE = "SELECT hindsight._check_provider_use($1::jsonb, $2::text)"
 PROVIDER_OF_CONFIG = "SELECT hindsight._provider($1::jsonb, 'embedding', $2::text)::text AS c"
 PROVIDER_HINT = "Check the provider with SELECT hindsight.provider_config(bank_id, '{what}') (docs/providers.md)."
 
@@ -60,9 +61,11 @@ def llm_for(plpy: Any) -> Callable[[Mapping[str, Any]], LLMClient | None]:
     return functools.partial(LLMClient.from_config, before_call=lambda base_url: plpy.execute(plan, [base_url]))
 
 
-def provider(gd: dict[str, Any], config: str, what: str) -> Any:
+def provider(plpy: Any, gd: dict[str, Any], config: str, what: str) -> Any:
     """The model of provider config ``config`` (JSON, as ``hindsight._provider`` gives it) for ``what``
-    (embedding or reranker), made once per session."""
+    (embedding or reranker), made once per session; 42501 for a provider the caller may not run
+    (``hindsight._check_provider_use``: the internal functions that take a provider are callable by any role)."""
+    database(plpy, gd).rows(CHECK_USE, config, what)
     return providers.cached(gd.setdefault("hindsight_providers", {}), what, json.loads(config))
 
 
@@ -70,7 +73,7 @@ def embedder_of_config(db: PlpyDatabase, gd: dict[str, Any], bank_id: str, confi
     """The embedding model of a bank's effective config in hand (retain's, read once): ``hindsight._provider``'s
     rule, the config not read again."""
     row = db.rows(PROVIDER_OF_CONFIG, json.dumps(config), bank_id)
-    return provider(gd, row[0]["c"], "embedding")
+    return provider(db.plpy, gd, row[0]["c"], "embedding")
 
 
 def embed(plpy: Any, gd: dict[str, Any], config: str, texts: list[str | None] | None, kind: str) -> list[str]:
@@ -82,16 +85,16 @@ def embed(plpy: Any, gd: dict[str, Any], config: str, texts: list[str | None] | 
         limits.check_count("embed_texts", "texts", len(texts or []))
         if any(t is not None and not isinstance(t, str) for t in texts or []):
             raise ValueError("texts must be a one-dimensional array of text")
-        vectors = provider(gd, config, "embedding").embed([t or "" for t in texts or []], kind)
+        vectors = provider(plpy, gd, config, "embedding").embed([t or "" for t in texts or []], kind)
         return ["[" + ",".join(map(repr, row)) + "]" for row in vectors.tolist()]
 
     return raised(plpy, step)
 
 
-def _unread(gd: dict[str, Any], config: str, query: str) -> tuple[Any, str | None, str | None]:
+def _unread(plpy: Any, gd: dict[str, Any], config: str, query: str) -> tuple[Any, str | None, str | None]:
     """(the cross-encoder of reranker provider config ``config`` or None, why it does not read ``query`` (None when
     it does), and why the packaged reader cannot load when that is the reason)."""
-    model = provider(gd, config, "reranker")
+    model = provider(plpy, gd, config, "reranker")
     if model is None:
         return None, "the bank has no reader (reranker_provider kind none)", None
     if not providers.reads(model, query):
@@ -113,7 +116,7 @@ def rerank(plpy: Any, gd: dict[str, Any], config: str, query: str | None, docume
         limits.check_count("rerank_texts", "documents", len(documents or []))
         if any(d is not None and not isinstance(d, str) for d in documents or []):
             raise ValueError("documents must be a one-dimensional array of text")
-        model, why, missing = _unread(gd, config, query or "")
+        model, why, missing = _unread(plpy, gd, config, query or "")
         if why is not None:  # recall then uses its passthrough
             if missing is not None and not gd.get("hindsight_reader_warned"):
                 gd["hindsight_reader_warned"] = True
@@ -129,7 +132,7 @@ def rerank(plpy: Any, gd: dict[str, Any], config: str, query: str | None, docume
 def unread(plpy: Any, gd: dict[str, Any], config: str, query: str | None) -> str | None:
     """hindsight._unread: why the cross-encoder of reranker provider config ``config`` does not read ``query``
     (recall's trace says it), or None when it does."""
-    return raised(plpy, lambda: _unread(gd, config, query or "")[1], provider="reranker")
+    return raised(plpy, lambda: _unread(plpy, gd, config, query or "")[1], provider="reranker")
 
 
 def retain_text(
