@@ -65,6 +65,8 @@ DSN_ENV = "HINDSIGHT_PG_DSN"
 # How many entities a listing gives unless told otherwise, in every interface: the driver's list_entities, the
 # CLI's entities, MCP's list_entities and the inspector's graph (docs/reference.md, Defaults every interface shares).
 DEFAULT_ENTITY_LIMIT = 20
+# a MentalModel's fields, as the row of hindsight.mental_models or of hindsight.create_mental_model gives them
+MENTAL_MODEL_COLUMNS = "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
 # How many results a recall gives unless told otherwise: hindsight.recall's and recall_json's max_results default,
 # which the CLI's recall --limit and MCP's recall limit take (tests/db/test_recall.py checks that the two agree).
 DEFAULT_MAX_RESULTS = 10
@@ -674,8 +676,7 @@ class Client:
         (:class:`LimitExceededError` for a query over 2,000 characters or a name or tag over 200)."""
         with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
             row = cur.execute(
-                "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
-                " FROM hindsight.create_mental_model(%s, %s, %s, %s, %s)",
+                MENTAL_MODEL_COLUMNS + " FROM hindsight.create_mental_model(%s, %s, %s, %s, %s)",
                 (bank_id, name, source_query, list(tags), max_tokens),
             ).fetchone()
         assert row is not None  # a row, or an error
@@ -706,8 +707,8 @@ class Client:
         with _errors(), self.conn.cursor(row_factory=dict_row) as cur:
             cur.execute("SELECT hindsight.bank_config(%s)", (bank_id,))  # HS404 for an unknown bank
             rows = cur.execute(
-                "SELECT id, name, source_query, tags, max_tokens, content, based_on, last_refreshed_at, history"
-                " FROM hindsight.mental_models WHERE bank_id = %s AND (%s::text IS NULL OR name = %s) ORDER BY name",
+                MENTAL_MODEL_COLUMNS
+                + " FROM hindsight.mental_models WHERE bank_id = %s AND (%s::text IS NULL OR name = %s) ORDER BY name",
                 (bank_id, name, name),
             ).fetchall()
         return [MentalModel(**row) for row in rows]

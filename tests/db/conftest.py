@@ -209,22 +209,23 @@ class BankSnapshots:
 
     def __init__(self) -> None:
         self.saved: dict[str, list[tuple[str, bytes]]] = {}
+        self.tables: list[str] = []  # the extension's tables, read on the first build
 
     def restore(self, db: psycopg.Connection[Any], key: str, build: Callable[[], object]) -> None:
         """Make the database hold what ``build`` retains under ``key`` (its first call builds and keeps it); the
         database must hold no bank before."""
-        tables = [
-            r[0]
-            for r in db.execute(
-                "SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
-                "WHERE n.nspname = 'hindsight' AND c.relkind = 'r' ORDER BY 1"
-            )
-        ]
         saved = self.saved.get(key)
         if saved is None:
             build()
+            self.tables = self.tables or [
+                r[0]
+                for r in db.execute(
+                    "SELECT c.oid::regclass::text FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
+                    "WHERE n.nspname = 'hindsight' AND c.relkind = 'r' ORDER BY 1"
+                )
+            ]
             saved = []
-            for table in tables:
+            for table in self.tables:
                 with db.cursor().copy(f"COPY {table} TO STDOUT (FORMAT binary)") as copy:
                     saved.append((table, b"".join(bytes(part) for part in copy)))
             self.saved[key] = saved
