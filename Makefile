@@ -45,9 +45,8 @@ VENV ?= .venv
 PYTHON_LIB_ROOT ?= /usr/local/lib/hindsight_pg/python
 PGVECTOR_MIN := 0.8.0
 CITUS_VERSION := 13.2.2
-# the source tarball next to the project (../shared/third_party, as in this workplace), read where it lies
-CITUS_SRC ?= $(firstword $(wildcard ../shared/third_party/citus-$(CITUS_VERSION).tar.gz \
-                                    /work/shared/third_party/citus-$(CITUS_VERSION).tar.gz))
+# a Citus source tarball or tree; by default the one beside the project, read where it lies
+CITUS_SRC ?= ../shared/third_party/citus-$(CITUS_VERSION).tar.gz
 DEB_PACKAGES := postgresql-15 postgresql-contrib postgresql-plpython3-15 postgresql-server-dev-15 \
                 build-essential ca-certificates python3-venv
 
@@ -298,9 +297,11 @@ test-slow: $(VENV)/.installed install-extension browser-packages
 # Citus is built from source (no Debian 12 package of it carries PostgreSQL 15 here); the one fix it
 # needs on PostgreSQL 15.18+ is applied to a copy at build time (docker/citus/build-citus.sh).
 citus:
-	@test -n "$(CITUS_SRC)" || { echo "[citus] no Citus source: set CITUS_SRC to a tarball or tree of Citus $(CITUS_VERSION)" \
-	  "(git archive of tag v$(CITUS_VERSION) of https://github.com/citusdata/citus)"; exit 1; }
-	@PG_CONFIG=$(PG_CONFIG) bash docker/citus/build-citus.sh $(CITUS_SRC)
+	@if grep -aqF "Citus $(CITUS_VERSION) " "$$($(PG_CONFIG) --pkglibdir)/citus.so" 2>/dev/null; then \
+	  echo "[citus] Citus $(CITUS_VERSION): already installed"; exit 0; fi; \
+	test -e "$(CITUS_SRC)" || { echo "[citus] no Citus source at $(CITUS_SRC): set CITUS_SRC to a tarball or tree of" \
+	  "Citus $(CITUS_VERSION) (git archive of tag v$(CITUS_VERSION) of https://github.com/citusdata/citus)"; exit 1; }; \
+	PG_CONFIG=$(PG_CONFIG) bash docker/citus/build-citus.sh $(CITUS_SRC)
 
 test-citus: $(VENV)/.installed install-extension
 	@$(PG_CONFIG) --pkglibdir | xargs -I{} test -f {}/citus.so || { echo "[citus] Citus is not installed: run make citus"; exit 1; }
