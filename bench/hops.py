@@ -1,5 +1,7 @@
 """Hop count of one recall: how many of the extension's functions a call reaches, how often, how many of those
-calls cross from SQL into the in-database Python, and how many times the bank's configuration is read.
+calls cross from SQL into the in-database Python, and how many times the bank's configuration is read (the
+driver keeps it from its last call to the bank and the database checks it, ``config_seen``: one read a recall; a
+client's first call to a bank reads it twice).
 
 In one transaction with ``track_functions = 'all'`` (superuser), the call runs, then
 ``pg_stat_xact_user_functions`` (schema hindsight, joined to pg_proc / pg_language) gives every function the

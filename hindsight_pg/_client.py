@@ -32,6 +32,7 @@ from hindsight_pl.pipeline import recall as recalling
 from hindsight_pl.pipeline import reembed as reembedding
 from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
+from hindsight_pl.pipeline.banks import CONFIG_CHANGED, KEPT_CONFIGS
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 from hindsight_pl.units import Item
@@ -153,22 +154,37 @@ RETRY_ATTEMPTS = 5
 RETRY_SQLSTATES = frozenset({"40001", "40P01"})
 
 
+def _config_changed(self: Client, exc: HindsightError, outer: bool, again: bool) -> bool:
+    """Whether a call that raised ``exc`` runs again because a kept config went stale: the kept configs are
+    dropped either way, so the caller's own retry (inside a transaction of its own, or the second time) reads
+    them afresh."""
+    if exc.sqlstate != CONFIG_CHANGED:
+        return False
+    self._configs.clear()
+    return not outer and again
+
+
 def _retried(method: Callable[..., T]) -> Callable[..., T]:
     """Run a client method again when its transaction failed with 40001 or 40P01, up to
     ``RETRY_ATTEMPTS`` times in all, sleeping ``uniform(0, 0.05 * 2**attempt)`` seconds between
-    attempts. Only when the client is not inside a transaction of the caller's own (which the
-    failure has aborted, so the caller must retry it); the last error is raised as it came."""
+    attempts, and once at once when a bank's kept config went stale (HS412). Only when the client is not inside a
+    transaction of the caller's own (which the failure has aborted, so the caller must retry it); the last error is
+    raised as it came."""
 
     @functools.wraps(method)
     def run(self: Client, *args: Any, **kwargs: Any) -> T:
         # a one-shot iterator (retain_batch's items) must be there for a second attempt too
         args = tuple(list(a) if isinstance(a, Iterator) else a for a in args)
         kwargs = {k: list(v) if isinstance(v, Iterator) else v for k, v in kwargs.items()}
+        stale = False
         for attempt in range(1, RETRY_ATTEMPTS + 1):
             outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
             try:
                 return method(self, *args, **kwargs)
             except HindsightError as exc:
+                if _config_changed(self, exc, outer, again=not stale):
+                    stale = True
+                    continue
                 if outer or exc.sqlstate not in RETRY_SQLSTATES or attempt == RETRY_ATTEMPTS:
                     raise
                 self.retries += 1
@@ -187,11 +203,12 @@ WORKER_RETRY_PAUSE = 0.5
 
 def _read_retried(method: Callable[..., T]) -> Callable[..., T]:
     """Run a client method that only reads again when it raised :class:`WorkerError`, up to
-    ``WORKER_RETRY_ATTEMPTS`` times in all; not inside a transaction of the caller's own (which the failure
-    has aborted). Counted in ``Client.retries``."""
+    ``WORKER_RETRY_ATTEMPTS`` times in all (counted in ``Client.retries``), and once at once when a bank's kept
+    config went stale (HS412); not inside a transaction of the caller's own (which the failure has aborted)."""
 
     @functools.wraps(method)
     def run(self: Client, *args: Any, **kwargs: Any) -> T:
+        stale = False
         for attempt in range(1, WORKER_RETRY_ATTEMPTS + 1):
             outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
             try:
@@ -201,6 +218,10 @@ def _read_retried(method: Callable[..., T]) -> Callable[..., T]:
                     raise
                 self.retries += 1
                 time.sleep(WORKER_RETRY_PAUSE * attempt)
+            except HindsightError as exc:
+                if not _config_changed(self, exc, outer, again=not stale):
+                    raise
+                stale = True
         raise AssertionError("unreachable")
 
     return run
@@ -283,6 +304,25 @@ class Client:
         # transactions run again after a deadlock or serialization failure (docs/reliability.md), and recalls
         # after a Citus worker failed (WorkerError, docs/scale-out.md)
         self.retries = 0
+        # each bank's effective config as the last call read it: recall and retain choose their models with it and
+        # the database checks it against the config it reads (config_seen), so a call reads the config once
+        self._configs: dict[str, Mapping[str, Any]] = {}
+
+    def _config(self, bank_id: str) -> Mapping[str, Any]:
+        """The bank's effective config as kept from an earlier call, else read (and kept). Raises
+        :class:`BankNotFoundError`."""
+        if bank_id not in self._configs:
+            with _errors():
+                row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
+            self._keep(bank_id, row[0] if row else {})
+        return self._configs[bank_id]
+
+    def _keep(self, bank_id: str, config: Mapping[str, Any]) -> None:
+        """Keep ``config`` as the bank's (at most KEPT_CONFIGS banks: the oldest kept goes first)."""
+        self._configs.pop(bank_id, None)
+        if len(self._configs) >= KEPT_CONFIGS:
+            del self._configs[next(iter(self._configs))]
+        self._configs[bank_id] = config
 
     def embedder_for(self, bank_id: str) -> Embedder:
         """The embedder that makes ``bank_id``'s vectors (:meth:`embedder_of` its config). Raises
@@ -351,6 +391,7 @@ class Client:
             target.embed(["warm-up"], kind="passage")  # a model that cannot load fails before the run starts
         if getattr(target, "model", model) != model:
             raise InvalidInputError(f"the embedder makes {target.model} vectors, not {model}")  # type: ignore[attr-defined]
+        self._configs.pop(bank_id, None)  # its embedding_model changes at the end
         with _errors():
             return reembedding.reembed(
                 PsycopgDatabase(self.conn), bank_id, model, target, transaction=self.conn.transaction,
@@ -400,6 +441,7 @@ class Client:
         """
         if not isinstance(config, Mapping):
             raise InvalidInputError(f"config must be a mapping of keys to values, not {type(config).__name__}")
+        self._configs.pop(bank_id, None)
         with _errors():
             self.conn.execute("SELECT hindsight.configure_bank(%s, %s)", (bank_id, Jsonb(dict(config))))
         return self.get_bank(bank_id)
@@ -422,6 +464,7 @@ class Client:
     @_retried
     def delete_bank(self, bank_id: str) -> bool:
         """Delete a bank and everything in it. Returns False when there was no such bank."""
+        self._configs.pop(bank_id, None)
         with _errors():
             row = self.conn.execute("SELECT hindsight.delete_bank(%s)", (bank_id,)).fetchone()
         return bool(row and row[0])
@@ -501,8 +544,9 @@ class Client:
             stored = retaining.retain(
                 PsycopgDatabase(self.conn), bank_id, prepared, llm_for=self._llm, extractor=self.extractor,
                 embedder_of_config=lambda config: self.embedder_of(bank_id, config), create_bank=create_bank,
-                progress=progress,
+                config=self._configs.get(bank_id), progress=progress,
             )  # fmt: skip
+        self._keep(bank_id, stored.config)
         document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
         unit_ids = [UUID(r["unit_id"]) for r in stored.rows if r["unit_id"] is not None]
         merged = [MergedFact(item, repeat, UUID(unit), reason, similarity)
@@ -802,7 +846,8 @@ class Client:
         with _errors():
             found = recalling.recall(
                 PsycopgDatabase(self.conn), bank_id, query, embedder=None, reranker=self.reranker,
-                embedder_of_config=lambda config: self.embedder_of(bank_id, config), **arguments,
+                embedder_of_config=lambda config: self.embedder_of(bank_id, config), config=self._config(bank_id),
+                **arguments,
             )  # fmt: skip
         return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
 

@@ -12,6 +12,8 @@ P0002      :class:`MemoryNotFoundError` (``update_memory`` of a memory the bank 
 54000      :class:`LimitExceededError` (an input past a limit of ``hindsight.limits()``)
 23505      :class:`BankExistsError` (from ``create_bank``, or a row of hindsight.banks written twice)
 HS409      :class:`EmbeddingModelError` (the bank's vectors are another model's)
+HS412      :class:`HindsightError` (a bank's config changed since the client kept it; the client reads it again and
+           runs the call again, except inside a transaction of the caller's own)
 HS425      :class:`HindsightError` (reembed_finish while a unit lacks its new vector; ``Client.reembed`` retries)
 HS502      :class:`ProviderError` (an in-database model provider failed)
 HS503      :class:`ExtractionError` (an in-database language model call failed)

@@ -468,6 +468,25 @@ $$;
 COMMENT ON FUNCTION hindsight.bank_config(text) IS
     'The effective config of a bank (defaults overridden by its own keys). Raises HS404 for an unknown bank.';
 
+-- A caller that chose its models before the call (the driver's embedder, retain's dedupe threshold and
+-- extractor) says with which config; the function that reads the config anyway compares, so the config is
+-- read once a call and never taken from the caller.
+CREATE OR REPLACE FUNCTION hindsight._check_config_seen(bank_id text, cfg jsonb, config_seen jsonb)
+RETURNS void
+LANGUAGE plpgsql IMMUTABLE
+AS $$
+BEGIN
+    IF config_seen IS NOT NULL AND config_seen IS DISTINCT FROM cfg THEN
+        RAISE EXCEPTION 'the config of bank "%" changed since the caller read it', left(bank_id, 200)
+            USING ERRCODE = 'HS412',
+                  HINT = 'Nothing was done: read hindsight.bank_config again, choose the models from it and retry.';
+    END IF;
+END
+$$;
+COMMENT ON FUNCTION hindsight._check_config_seen(text, jsonb, jsonb) IS
+    'Raises HS412 when config_seen (the effective config a caller chose its models with, or NULL: none) is not cfg '
+    '(the bank''s effective config, read by the calling function).';
+
 CREATE OR REPLACE FUNCTION hindsight.list_banks(only_bank_id text DEFAULT NULL)
 RETURNS TABLE (bank_id text, name text, config jsonb, created_at timestamptz, unit_count bigint)
 LANGUAGE plpgsql STABLE  -- not sql: Citus plans no query on a distributed table with a SQL function's parameters

@@ -24,9 +24,9 @@ DECLARE
                            '_entity_cooccurrences', 'observation_sources', 'mental_models'];
     functions text[] := ARRAY[
         'hindsight.recall(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, float8, int)',
-        'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int)',
-        'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[])',
-        'hindsight.retain(text, jsonb)',
+        'hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int, jsonb)',
+        'hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], jsonb)',
+        'hindsight.retain(text, jsonb, jsonb)',
         'hindsight.retain_text(text, text, text, timestamptz, text, text[], jsonb, text[], text, text)',
         'hindsight._group_observations(text)',
         'hindsight.bank_config(text)'];

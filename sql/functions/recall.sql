@@ -102,7 +102,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_json(
     max_chunk_tokens int DEFAULT 8192,
     prefer_observations bool DEFAULT false,
     min_relevance float8 DEFAULT NULL,
-    max_results int DEFAULT 10
+    max_results int DEFAULT 10,
+    config_seen jsonb DEFAULT NULL
 )
 RETURNS jsonb
 LANGUAGE sql
@@ -114,7 +115,7 @@ AS $$
              LATERAL hindsight._recall_finish(
                  hindsight.recall_candidates(bank_id, query, query_embedding, budget, max_tokens, types, tags,
                                              tags_match, query_timestamp, trace, temporal_window, fusion,
-                                             cap_per_source, arms),
+                                             cap_per_source, arms, config_seen),
                  NULL, passthrough, prefer_observations, read => true, max_results => m.n,
                  min_relevance => min_relevance) f
     ), r AS MATERIALIZED (
@@ -127,14 +128,14 @@ AS $$
                            max_chunk_tokens) END,
         'trace', (SELECT f.trace FROM f))
 $$;
-COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int) IS
+COMMENT ON FUNCTION hindsight.recall_json(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], text, bool, int, bool, float8, int, jsonb) IS
     'hindsight.recall as one jsonb document {"results": [rows in rank order, without the trace column], '
     '"chunks": [...] or null, "trace": {...} or null (there with trace => true, results or none)}. '
     'include_chunks adds the source chunks of the results (hindsight.recall_chunks, '
     'packed into max_chunk_tokens). The trace (trace => true) holds the window, every arm''s hits and '
     'milliseconds, the fused candidates with source ranks, the pre-filter, every score component per '
     'result, packing and milliseconds per phase. Same arguments and errors as recall (max_results: the best 10 '
-    'results by default, NULL for all).';
+    'results by default, NULL for all), and config_seen as hindsight.recall_candidates takes it (HS412).';
 
 CREATE OR REPLACE FUNCTION hindsight.recall_chunks(
     bank_id text,

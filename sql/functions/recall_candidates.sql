@@ -102,7 +102,8 @@ CREATE OR REPLACE FUNCTION hindsight.recall_candidates(
     temporal_window tstzrange DEFAULT NULL,
     fusion text DEFAULT 'rrf',
     cap_per_source int DEFAULT NULL,
-    arms text[] DEFAULT NULL
+    arms text[] DEFAULT NULL,
+    config_seen jsonb DEFAULT NULL
 )
 RETURNS hindsight.recall_state
 LANGUAGE plpgsql
@@ -134,6 +135,7 @@ DECLARE
     ms jsonb := '{}';
 BEGIN
     PERFORM hindsight._require_python();
+    PERFORM hindsight._check_config_seen(recall_candidates.bank_id, cfg, config_seen);
     PERFORM hindsight._check_recall_args(cfg, query, query_embedding, budget, max_tokens, types, tags_match,
                                          temporal_window, fusion, cap_per_source, arms);
     PERFORM hindsight._check_limit('tags', 'tags', cardinality(tags));
@@ -313,7 +315,7 @@ BEGIN
     RETURN state;
 END
 $$;
-COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[]) IS
+COMMENT ON FUNCTION hindsight.recall_candidates(text, text, vector, text, int, text[], text[], text, timestamptz, bool, tstzrange, text, int, text[], jsonb) IS
 $$First half of hindsight.recall: reads the bank's configuration (once for the whole recall), runs the arms
 (semantic, keyword, graph, temporal; arms => a subset; without query_embedding the bank's embedding provider
 embeds the query in the database, hindsight.embed), fuses them (fusion => 'rrf' with per-bank arm_weights and
@@ -321,7 +323,8 @@ strategy_boosts rank divisors, or 'interleave'; cap_per_source keeps each arm's 
 reranker_max_candidates (300) by fused score. Returns one hindsight.recall_state: the config, query, budget,
 window and query time, the candidates in fused order (hindsight.recall_candidate, each with the text a
 cross-encoder should score: (state).candidates) and, with trace => true, the trace so far. Pass it to
-hindsight.texts_to_rerank and hindsight.recall_finish. Same errors as recall.$$;
+hindsight.texts_to_rerank and hindsight.recall_finish. config_seen: the effective config the caller chose its
+query embedder with (NULL: not said); HS412 when it is no longer the bank's. Otherwise the same errors as recall.$$;
 
 CREATE OR REPLACE FUNCTION hindsight._trace_hits(hits hindsight._arm_hit[])
 RETURNS jsonb

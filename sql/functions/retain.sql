@@ -5,7 +5,8 @@
 
 CREATE OR REPLACE FUNCTION hindsight.retain(
     bank_id text,
-    items jsonb
+    items jsonb,
+    config_seen jsonb DEFAULT NULL
 )
 RETURNS TABLE (item_index int, document_id text, unit_id uuid, merged jsonb)
 LANGUAGE plpgsql
@@ -36,6 +37,7 @@ DECLARE
     item_at int;
 BEGIN
     PERFORM hindsight._require_python();
+    PERFORM hindsight._check_config_seen(retain.bank_id, cfg, config_seen);
     PERFORM hindsight._check_retain_items(items);
     SELECT array_agg(coalesce(nullif(x->>'document_id', ''), gen_random_uuid()::text) ORDER BY o)
     INTO doc_ids
@@ -159,7 +161,7 @@ BEGIN
     ORDER BY t.o, u.n;
 END
 $$;
-COMMENT ON FUNCTION hindsight.retain(text, jsonb) IS
+COMMENT ON FUNCTION hindsight.retain(text, jsonb, jsonb) IS
 $$Stores extracted items in one transaction and returns (item_index 0-based, document_id, unit_id, merged) per new
 memory unit (unit_id NULL for an item that added none; merged: the unit's "merged" as given, else []). items: JSON
 array of {"document_id"?: text (default: a new uuid), "update_mode"?: replace (default) | append, "content"?: original
@@ -174,5 +176,6 @@ Entities are resolved against the bank, and units linked (temporal, semantic, ca
 revises an older one: hindsight._link_updates); see docs/retain.md. The
 hindsight_pg driver builds the items (chunking, fact extraction, embeddings). Raises HS404 for an unknown bank and
 22023 naming the item and unit of any bad input, 54000 naming the first input past a limit of hindsight.limits()
-(items, units, unit_chars, tags, entities, name_chars, content_chars, json_bytes, json_depth), checked first;
-nothing is written then.$$;
+(items, units, unit_chars, tags, entities, name_chars, content_chars, json_bytes, json_depth), checked first, and
+HS412 when config_seen (the effective config the caller embedded and deduplicated the units with; NULL: not said) is
+no longer the bank's; nothing is written then.$$;

@@ -18,6 +18,9 @@ HEAD = {"bank_id": "text", "query": "text", "query_embedding": "vector"}
 JSON_EXTRAS = {"include_chunks": ("bool", False), "max_chunk_tokens": ("int", 8192)}
 # SQL's alone, last: the driver gives every packed result (it passes NULL; Client.recall has no such argument)
 SQL_ONLY = {"max_results": ("int", 10)}
+# last of what a caller that embeds the query itself calls (recall_candidates, recall_json): the config it chose its
+# embedder with, which the database checks (hindsight.recall has none: it embeds in the database)
+SEEN = {"config_seen": ("jsonb", None)}
 
 
 def _sql_default(value, kind: str) -> str:
@@ -50,16 +53,21 @@ def _arguments(db, function: str) -> str:
 
 
 def test_recall_entry_points_take_the_arguments_the_pipeline_defines(db):
-    types = {**HEAD, **pipeline.CANDIDATE_ARGUMENTS, **pipeline.FINISH_ARGUMENTS}
-    defaults = {"query_embedding": None, **pipeline.DEFAULTS}
+    types = {
+        **HEAD,
+        **pipeline.CANDIDATE_ARGUMENTS,
+        **pipeline.FINISH_ARGUMENTS,
+        **{k: t for k, (t, _) in SEEN.items()},
+    }
+    defaults = {"query_embedding": None, **pipeline.DEFAULTS, **{k: d for k, (_, d) in SEEN.items()}}
     candidates = [*HEAD, *pipeline.CANDIDATE_ARGUMENTS]
-    assert _arguments(db, "hindsight.recall_candidates") == _signature(db, candidates, types, defaults)
+    assert _arguments(db, "hindsight.recall_candidates") == _signature(db, candidates + list(SEEN), types, defaults)
     types |= {k: t for k, (t, _) in SQL_ONLY.items()}
     defaults |= {k: d for k, (_, d) in SQL_ONLY.items()}
     assert _arguments(db, "hindsight.recall") == _signature(
         db, candidates + list(pipeline.FINISH_ARGUMENTS) + list(SQL_ONLY), types, defaults
     )
-    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations", "min_relevance", *SQL_ONLY]
+    json_names = [*candidates, "passthrough", *JSON_EXTRAS, "prefer_observations", "min_relevance", *SQL_ONLY, *SEEN]
     json_types = {**types, **{k: t for k, (t, _) in JSON_EXTRAS.items()}}
     json_defaults = {**defaults, **{k: d for k, (_, d) in JSON_EXTRAS.items()}}
     assert _arguments(db, "hindsight.recall_json") == _signature(db, json_names, json_types, json_defaults)
@@ -178,7 +186,7 @@ def test_retains_item_shape_is_the_one_the_pipeline_builds_and_the_database_chec
                                dedupe=Deduplicator(0.95), stored={})  # fmt: skip
     payload = item.payload(made)
     built = set(payload) | {key for unit in payload["units"] for key in unit}
-    (comment,) = db.execute("SELECT obj_description('hindsight.retain(text, jsonb)'::regprocedure)").fetchone()
+    (comment,) = db.execute("SELECT obj_description('hindsight.retain(text, jsonb, jsonb)'::regprocedure)").fetchone()
     documented = _documented_keys(comment)
     assert built - {"merged"} <= documented and "merged" in documented and payload["units"]
     (source,) = db.execute(

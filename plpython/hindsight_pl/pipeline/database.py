@@ -62,6 +62,19 @@ class PlpyDatabase:
         return [dict(row) for row in self.plpy.execute(plan, list(args))]
 
 
+def sqlstate_of(error: Any) -> str | None:
+    """The SQLSTATE of a ``plpy.SPIError``: PL/Python sets ``sqlstate`` on the classes of PostgreSQL's own codes
+    only; ``spidata[0]`` holds any code packed six bits a character, first character lowest (PostgreSQL's
+    MAKE_SQLSTATE)."""
+    code = getattr(error, "sqlstate", None)
+    if code is not None:
+        return str(code)
+    data = getattr(error, "spidata", None)
+    if not data or not isinstance(data[0], int):
+        return None
+    return "".join(chr(((data[0] >> (6 * i)) & 0x3F) + ord("0")) for i in range(5))
+
+
 def text_of(value: Any) -> str | None:
     """A uuid (or text) column as text, None as None."""
     return None if value is None else str(value)

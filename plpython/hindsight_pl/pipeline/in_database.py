@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from .. import limits, providers, spreading
 from ..errors import HindsightPlError, ProviderError
-from .database import PlpyDatabase
+from .banks import CONFIG_CHANGED, KEPT_CONFIGS
+from .database import PlpyDatabase, sqlstate_of
 
 if TYPE_CHECKING:
     from ..llm import LLMClient
@@ -144,7 +145,13 @@ def retain_text(
     from . import retain as retaining
 
     db = database(plpy, gd)
-    said = db.rows("SELECT extract(epoch FROM coalesce($1::timestamptz, now()))::float8 AS t", mentioned_at)[0]["t"]
+    now = db.rows("SELECT extract(epoch FROM coalesce($1::timestamptz, now()))::float8 AS t, current_user::text AS r",
+                  mentioned_at)[0]  # fmt: skip
+    said = now["t"]
+    # each bank's config as this session's last retain_text read it, per role: the models are chosen with it and
+    # hindsight.retain checks it against the config it reads (HS412: read again, once), so a call reads it once
+    kept = gd.setdefault("hindsight_bank_configs", {})
+    key = (now["r"], bank_id)
 
     def step() -> list[tuple[str, str | None, str]]:
         item = retaining.prepare(
@@ -154,7 +161,21 @@ def retain_text(
             update_mode=update_mode or "",
         )  # fmt: skip
         embedder = functools.partial(embedder_of_config, db, gd, bank_id)
-        stored = retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy), embedder_of_config=embedder)
+
+        def store(config: Mapping[str, Any] | None) -> Any:
+            return retaining.retain(db, bank_id, [item], llm_for=llm_for(plpy), embedder_of_config=embedder,
+                                    config=config)  # fmt: skip
+
+        try:
+            stored = store(kept.get(key))
+        except plpy.SPIError as exc:  # the statement alone is undone (PL/Python runs each in a subtransaction)
+            if sqlstate_of(exc) != CONFIG_CHANGED:
+                raise
+            kept.pop(key, None)
+            stored = store(None)
+        if key not in kept and len(kept) >= KEPT_CONFIGS:
+            del kept[next(iter(kept))]
+        kept[key] = stored.config
         return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
 
     return raised(plpy, step)

@@ -15,7 +15,7 @@ from .. import limits
 from ..errors import InputError
 from ..providers import Embedder, Reranker, reads
 from ..text import clean_text, is_meaningful
-from .banks import BANK_CONFIG
+from .banks import bank_config
 from .database import Database, json_of, one
 
 # hindsight.recall_candidates' arguments after (bank_id, query, query_embedding), in its order: the
@@ -43,13 +43,16 @@ def _named(arguments: dict[str, str], first: int) -> str:
 RECALL_JSON = (
     "SELECT hindsight.recall_json(bank_id => $1::text, query => $2::text, query_embedding => $3::vector, "
     + _named({**CANDIDATE_ARGUMENTS, **FINISH_ARGUMENTS}, 4)
-    + f", max_results => ${4 + len(CANDIDATE_ARGUMENTS) + len(FINISH_ARGUMENTS)}::int) AS response"
+    + f", max_results => ${4 + len(CANDIDATE_ARGUMENTS) + len(FINISH_ARGUMENTS)}::int"
+    + f", config_seen => ${5 + len(CANDIDATE_ARGUMENTS) + len(FINISH_ARGUMENTS)}::jsonb) AS response"
 )  # a bare call: on Citus the coordinator sends it whole to the worker holding the bank
 CANDIDATES = (
     "WITH s AS MATERIALIZED (SELECT hindsight.recall_candidates(bank_id => $1::text, query => $2::text,"
-    " query_embedding => $3::vector, " + _named(CANDIDATE_ARGUMENTS, 4) + ") AS state)"
+    " query_embedding => $3::vector, "
+    + _named(CANDIDATE_ARGUMENTS, 4)
+    + f", config_seen => ${4 + len(CANDIDATE_ARGUMENTS)}::jsonb) AS state)"
     # what the reader reads: the best reranker_candidates[budget] by boosted score, in that order
-    f" SELECT s.state::text AS state, hindsight.texts_to_rerank(s.state, ${4 + len(CANDIDATE_ARGUMENTS)}::text)"
+    f" SELECT s.state::text AS state, hindsight.texts_to_rerank(s.state, ${5 + len(CANDIDATE_ARGUMENTS)}::text)"
     " AS texts FROM s"
 )  # then passthrough, the one argument after the candidates'
 # the recall's state (config, candidates, trace so far) comes back as the value recall_candidates gave;
@@ -76,6 +79,7 @@ def recall(
     *,
     embedder: Embedder | None = None,
     embedder_of_config: Callable[[Mapping[str, Any]], Embedder] | None = None,
+    config: Mapping[str, Any] | None = None,
     reranker: Reranker | None = None,
     **arguments: Any,
 ) -> dict[str, Any]:
@@ -84,9 +88,12 @@ def recall(
     :data:`FINISH_ARGUMENTS`, and ``max_results`` (the best 10 packed results; None: every one), defaults
     :data:`DEFAULTS` (times and the window as the database reads them). The query is cleaned first.
     ``embedder`` (``kind="query"``) embeds the query here, or the one
-    ``embedder_of_config(bank config)`` gives (chosen from the config this call reads anyway: no extra round
-    trip), else the database does; ``reranker`` scores the candidates here when it reads the query's script
-    (:func:`hindsight_pl.providers.reads`), else the bank's cross-encoder does (under the same rule).
+    ``embedder_of_config(bank config)`` gives, else the database does. ``config`` is the bank's effective config
+    as the caller holds it (:func:`hindsight_pl.pipeline.banks.bank_config`, e.g. kept from an earlier call;
+    None: read here); the database compares it with the config it reads (``config_seen``), so a recall reads the
+    config once and a kept one that went stale raises HS412 before anything is done. ``reranker`` scores the
+    candidates here when it reads the query's script (:func:`hindsight_pl.providers.reads`), else the bank's
+    cross-encoder does (under the same rule).
 
     A query without a letter or digit has nothing to search for: ``hindsight.recall_json``'s own answer, no results
     after the same checks (nothing is embedded or read).
@@ -109,16 +116,18 @@ def recall(
     query = clean_text(query)
     blank = not is_meaningful(query)
     limits.check_query(query)  # before any model reads it
-    row = one(db, BANK_CONFIG, bank_id)  # HS404 before embedding
+    if config is None:
+        config = bank_config(db, bank_id)  # HS404 before embedding
     if embedder_of_config is not None and not blank:
-        embedder = embedder_of_config((json_of(row["config"]) if row else None) or {})
+        embedder = embedder_of_config(config)
     embedding = vector_text(embedder.embed([query], kind="query")[0]) if embedder is not None and not blank else None
     head = [bank_id, query, embedding, *(given[name] for name in CANDIDATE_ARGUMENTS)]
+    seen = json.dumps(config)
     if blank or reranker is None or not reads(reranker, query):
-        row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS), given["max_results"])
+        row = one(db, RECALL_JSON, *head, *(given[name] for name in FINISH_ARGUMENTS), given["max_results"], seen)
         document = json_of(row["response"]) if row else {"results": [], "trace": None}
         return {"results": document["results"], "trace": document["trace"]}
-    found = one(db, CANDIDATES, *head, given["passthrough"])
+    found = one(db, CANDIDATES, *head, seen, given["passthrough"])
     assert found is not None  # one state: always one row
     scores = None
     if found["texts"]:

@@ -27,7 +27,10 @@ GROUP_SIZE = 64
 UPDATE_MODES = ("replace", "append")
 
 # the columns as they are: on Citus the coordinator sends the call whole to the worker holding the bank
-STORE = "SELECT item_index, document_id, unit_id, merged FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb)"
+STORE = (
+    "SELECT item_index, document_id, unit_id, merged"
+    " FROM hindsight.retain(bank_id => $1::text, items => $2::jsonb, config_seen => $3::jsonb)"
+)
 # the bank's most mentioned names, read once per retain call for the extractor (units.KNOWN_NAMES of them)
 KNOWN_NAMES = (
     "SELECT canonical_name FROM hindsight.entities WHERE bank_id = $1::text"
@@ -96,10 +99,12 @@ def check_names(names: Sequence[str | None] | None, what: str, count: str) -> No
 class Retained:
     """What :func:`retain` stored: ``rows`` of ``hindsight.retain`` (``item_index`` counted over the call,
     ``document_id``, ``unit_id`` text or None, ``merged``: the repeats stored as that unit, a list), and
-    ``merges``: every repeated fact as ``(item_index, text, unit_id it was stored as, reason, similarity)``."""
+    ``merges``: every repeated fact as ``(item_index, text, unit_id it was stored as, reason, similarity)``, and
+    ``config``: the bank's effective config the units were made with (a caller may keep it for its next call)."""
 
     rows: list[dict[str, Any]] = field(default_factory=list)
     merges: list[tuple[int, str, str, str, float | None]] = field(default_factory=list)
+    config: Mapping[str, Any] = field(default_factory=dict)  # the bank's effective config the items were made with
 
 
 def retain(
@@ -111,10 +116,13 @@ def retain(
     llm_for: Callable[[Mapping[str, Any]], LLMClient | None],
     extractor: Extractor | None = None,
     create_bank: bool = False,
+    config: Mapping[str, Any] | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Retained:
     """Store ``items`` (from :func:`prepare`) in the bank, :data:`GROUP_SIZE` at a time; the caller holds
-    the transaction. The bank's config is read once, here. Facts are embedded by ``embedder_of_config(config)`` (the
+    the transaction. ``config`` is the bank's effective config as the caller holds it (None: read here, once); each
+    ``hindsight.retain`` compares it with the config it reads (``config_seen``: HS412 when it went stale, nothing
+    stored), so a retain reads the config once a group. Facts are embedded by ``embedder_of_config(config)`` (the
     embedder of the bank's ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through
     ``llm_for(config)``) unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
     ``dedupe_similarity``); chunks a document already holds are not extracted again; the extractor knows the
@@ -129,14 +137,16 @@ def retain(
     limits.check_count("items", "the call", len(items))
     if create_bank:
         db.rows("SELECT hindsight.create_bank($1::text, if_not_exists => true)", bank_id)
-    config = bank_config(db, bank_id)
+    if config is None:
+        config = bank_config(db, bank_id)
+    seen = json.dumps(config)
     extractor = extractor or units.bank_extractor(config, llm_for(config))
     embedder = embedder_of_config(config)
     dedupe = Deduplicator(float(config["dedupe_similarity"]))  # bank_config holds every key, its default stated once
     # names the bank knows tell a name from a sentence's first word ("Falcon sync notes:"); the call's own
     # names join them item by item (docs/retain.md "Entities")
     known = {str(r["canonical_name"]).lower() for r in db.rows(KNOWN_NAMES, bank_id, units.KNOWN_NAMES)}
-    retained = Retained()
+    retained = Retained(config=config)
     unit_ids: dict[tuple[int | None, int], str] = {}  # (item, position among its units) -> its memory unit
     stored = Counter[int]()  # item -> how many of its units the rows gave so far
     for start in range(0, len(items), GROUP_SIZE):
@@ -146,7 +156,7 @@ def retain(
             stored=_chunk_hashes(db, bank_id, group), first_item=start, known=known,
         )  # fmt: skip
         payload = [item.payload(item_units) for item, item_units in zip(group, made, strict=True)]
-        for row in db.rows(STORE, bank_id, json.dumps(payload)):
+        for row in db.rows(STORE, bank_id, json.dumps(payload), seen):
             row = dict(
                 row,
                 item_index=start + row["item_index"],
