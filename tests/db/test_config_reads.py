@@ -67,9 +67,9 @@ def test_the_driver_reads_the_config_once_a_call_and_again_when_it_changed(clien
     client.retain("d", "Cy runs on Fridays.")
     assert client._config("d")["dedupe_similarity"] == 0.95
     db.execute("""SELECT hindsight.configure_bank('d', '{"dedupe_similarity": 0.85}')""")
-    with db.transaction():  # a transaction of the caller's own is aborted: the caller runs it again
-        with pytest.raises(HindsightError, match="changed since the caller read it") as raised:
-            client.recall("d", "When does Bo swim?")
+    # a transaction of the caller's own is aborted: the caller runs it again
+    with db.transaction(), pytest.raises(HindsightError, match="changed since the caller read it") as raised:
+        client.recall("d", "When does Bo swim?")
     assert raised.value.sqlstate == "HS412"
     assert client.recall("d", "When does Cy run?").results[0].text.startswith("Cy runs")
 
