@@ -14,7 +14,8 @@ from hindsight_pl.providers import Embedder, HTTPEmbedder, HTTPReranker, LocalEm
 from hindsight_pl.reflect import ReflectResult
 
 from ._async import AsyncClient, configure_async, connect_async
-from ._client import Client, connect
+from ._client import Client
+from ._connect import connect
 from ._errors import (
     BankExistsError,
     BankNotFoundError,

@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 import psycopg
 from pgvector.psycopg import register_vector_async
 
-from ._client import DSN_ENV, Client, check_extension
+from ._client import Client
+from ._connect import DSN_ENV, check_extension
 from ._errors import HindsightError
 from ._server import EmbeddedServer
 

@@ -2,29 +2,25 @@
 
 The client prepares what the database should not do (chunking, embeddings)
 and calls ``hindsight.retain`` / ``hindsight.recall``; it never re-implements
-the pipeline.
+the pipeline. Beside it: connecting (``_connect``), errors and retries (``_retry``), argument checks
+(``_checks``) and the rows as the driver's types (``_rows``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import functools
-import os
-import random
-import time
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import Any
 from uuid import UUID
 
 import psycopg
-from pgvector.psycopg import register_vector
 from psycopg.rows import dict_row
 from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
-from hindsight_pl import __version__, errors, limits, providers
+from hindsight_pl import limits, providers
 from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
@@ -32,23 +28,19 @@ from hindsight_pl.pipeline import recall as recalling
 from hindsight_pl.pipeline import reembed as reembedding
 from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
-from hindsight_pl.pipeline.banks import CONFIG_CHANGED, KEPT_CONFIGS
+from hindsight_pl.pipeline.banks import KEPT_CONFIGS
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 from hindsight_pl.units import Item
 
+from ._checks import _memory_id, _names, _typed, _utc
 from ._database import PsycopgDatabase
 from ._errors import (
     EmbeddingModelError,
-    ExtensionError,
-    ExtensionVersionError,
-    HindsightError,
     InvalidInputError,
-    WorkerError,
-    from_database,
-    from_pipeline,
 )
-from ._server import EmbeddedServer
+from ._retry import _errors, _read_retried, _retried
+from ._rows import _from_json, _memory, _result
 from ._types import (
     Bank,
     Entity,
@@ -57,12 +49,9 @@ from ._types import (
     MentalModel,
     MergedFact,
     RecallResponse,
-    RecallResult,
     RetainResult,
-    Scores,
 )
 
-DSN_ENV = "HINDSIGHT_PG_DSN"
 # How many entities a listing gives unless told otherwise, in every interface: the driver's list_entities, the
 # CLI's entities, MCP's list_entities and the inspector's graph (docs/reference.md, Defaults every interface shares).
 DEFAULT_ENTITY_LIMIT = 20
@@ -76,209 +65,6 @@ DEFAULT_MAX_RESULTS = 10
 # checks them; docs/recall.md, "Relevance", says why there is none).
 DEFAULT_MIN_RELEVANCE: float | None = None
 _PROVIDERS: dict[str, Any] = {}  # the banks' own embedding providers, made once per process (Client.embedder_for)
-T = TypeVar("T")
-
-
-def connect(
-    dsn: str | None = None,
-    *,
-    embedder: Embedder | None = None,
-    extractor: Extractor | None = None,
-    reranker: Reranker | None = None,
-) -> Client:
-    """Connect to a database that has the hindsight_pg extension and return a :class:`Client`.
-
-    ``dsn`` is a libpq connection string or URI; without it, ``$HINDSIGHT_PG_DSN``;
-    without that, the embedded server (started if needed, see
-    :class:`hindsight_pg.EmbeddedServer`). ``embedder`` defaults to each bank's own
-    provider run in this process (its ``embedding_model``); an embedder given here must
-    make the vectors of every bank it is used with (its ``model`` names the model;
-    :class:`EmbeddingModelError` otherwise). ``extractor`` (if given) replaces each bank's
-    configured fact extractor; ``reranker`` (e.g. :class:`LocalReranker`) scores recall candidates in
-    this process instead of the bank's in-database cross-encoder (docs/providers.md).
-
-    Raises :class:`ServerError` when the embedded server cannot start,
-    :class:`ExtensionError` when the database lacks the extension,
-    :class:`ExtensionVersionError` when its version is not this driver's (``hindsight_pg.__version__``;
-    the message says whether to update the extension or the driver), and
-    :class:`HindsightError` when the connection fails.
-    """
-    dsn = dsn or os.environ.get(DSN_ENV) or EmbeddedServer().ensure_running()
-    try:
-        conn = psycopg.connect(dsn, autocommit=True)
-    except psycopg.Error as exc:
-        raise HindsightError(f"cannot connect to PostgreSQL: {str(exc).strip()}") from exc
-    row = conn.execute("SELECT extversion FROM pg_catalog.pg_extension WHERE extname = 'hindsight_pg'").fetchone()
-    try:
-        check_extension(row, conn.info.dbname)
-    except ExtensionError:
-        conn.close()
-        raise
-    register_vector(conn)
-    return Client(conn, embedder=embedder, extractor=extractor, reranker=reranker)
-
-
-def check_extension(row: tuple[Any, ...] | None, database: str) -> None:
-    """Raise :class:`ExtensionError` when ``row`` (``extversion`` of pg_extension's hindsight_pg row, None when
-    there is none) says ``database`` lacks the extension, :class:`ExtensionVersionError` when its version is not
-    this driver's."""
-    if row is None:
-        raise ExtensionError(
-            f"database {database!r} does not have the hindsight_pg extension",
-            hint="Run CREATE EXTENSION hindsight_pg CASCADE; as a superuser (after `make install`).",
-        )
-    if row[0] != __version__:
-        raise ExtensionVersionError(row[0], __version__)
-
-
-@contextlib.contextmanager
-def _errors() -> Iterator[None]:
-    """The database's errors (psycopg) and the pipeline's (hindsight_pl, a model's failure among them) as the
-    driver's :class:`HindsightError` classes; a ValueError of the pipeline as :class:`InvalidInputError`."""
-    try:
-        yield
-    except HindsightError:
-        raise
-    except psycopg.Error as exc:
-        raise from_database(exc) from exc
-    except errors.HindsightPlError as exc:
-        raise from_pipeline(exc) from exc
-    except ValueError as exc:
-        raise InvalidInputError(str(exc)) from exc
-
-
-# Transactions that fail because of another session (serialization failure 40001,
-# deadlock 40P01) are run again, at most this many times in all, after a random
-# pause that grows with each attempt (docs/reliability.md).
-RETRY_ATTEMPTS = 5
-RETRY_SQLSTATES = frozenset({"40001", "40P01"})
-
-
-def _config_changed(self: Client, exc: HindsightError, outer: bool, again: bool) -> bool:
-    """Whether a call that raised ``exc`` runs again because a kept config went stale: the kept configs are
-    dropped either way, so the caller's own retry (inside a transaction of its own, or the second time) reads
-    them afresh."""
-    if exc.sqlstate != CONFIG_CHANGED:
-        return False
-    self._configs.clear()
-    return not outer and again
-
-
-def _retried(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a client method again when its transaction failed with 40001 or 40P01, up to
-    ``RETRY_ATTEMPTS`` times in all, sleeping ``uniform(0, 0.05 * 2**attempt)`` seconds between
-    attempts, and once at once when a bank's kept config went stale (HS412). Only when the client is not inside a
-    transaction of the caller's own (which the failure has aborted, so the caller must retry it); the last error is
-    raised as it came."""
-
-    @functools.wraps(method)
-    def run(self: Client, *args: Any, **kwargs: Any) -> T:
-        # a one-shot iterator (retain_batch's items) must be there for a second attempt too
-        args = tuple(list(a) if isinstance(a, Iterator) else a for a in args)
-        kwargs = {k: list(v) if isinstance(v, Iterator) else v for k, v in kwargs.items()}
-        stale = False
-        for attempt in range(1, RETRY_ATTEMPTS + 1):
-            outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
-            try:
-                return method(self, *args, **kwargs)
-            except HindsightError as exc:
-                if _config_changed(self, exc, outer, again=not stale):
-                    stale = True
-                    continue
-                if outer or exc.sqlstate not in RETRY_SQLSTATES or attempt == RETRY_ATTEMPTS:
-                    raise
-                self.retries += 1
-                time.sleep(random.uniform(0, 0.05 * 2**attempt))
-        raise AssertionError("unreachable")
-
-    return run
-
-
-# A read that failed because a Citus worker did (WorkerError: not reachable, lost mid-call) is run again,
-# at most this many times in all, WORKER_RETRY_PAUSE seconds times the attempt apart: a worker that
-# restarts or fails over is back within them; one that stays down raises the last WorkerError.
-WORKER_RETRY_ATTEMPTS = 3
-WORKER_RETRY_PAUSE = 0.5
-
-
-def _read_retried(method: Callable[..., T]) -> Callable[..., T]:
-    """Run a client method that only reads again when it raised :class:`WorkerError`, up to
-    ``WORKER_RETRY_ATTEMPTS`` times in all (counted in ``Client.retries``), and once at once when a bank's kept
-    config went stale (HS412); not inside a transaction of the caller's own (which the failure has aborted)."""
-
-    @functools.wraps(method)
-    def run(self: Client, *args: Any, **kwargs: Any) -> T:
-        stale = False
-        for attempt in range(1, WORKER_RETRY_ATTEMPTS + 1):
-            outer = self.conn.info.transaction_status != psycopg.pq.TransactionStatus.IDLE
-            try:
-                return method(self, *args, **kwargs)
-            except WorkerError:
-                if outer or attempt == WORKER_RETRY_ATTEMPTS:
-                    raise
-                self.retries += 1
-                time.sleep(WORKER_RETRY_PAUSE * attempt)
-            except HindsightError as exc:
-                if not _config_changed(self, exc, outer, again=not stale):
-                    raise
-                stale = True
-        raise AssertionError("unreachable")
-
-    return run
-
-
-def _names(value: Iterable[str] | None, what: str) -> list[str] | None:
-    """A list of strings from a list (or any iterable of strings but a string itself: ``tags="trip"`` is refused,
-    naming ``what``, rather than read as its characters or guessed to be one name)."""
-    if value is None:
-        return None
-    if isinstance(value, str | bytes) or not isinstance(value, Iterable):
-        raise InvalidInputError(f"{what} must be a list of strings, not {type(value).__name__} {value!r}",
-                                hint=f'Give a list, e.g. {what.split(": ")[-1]}=["{value}"].')  # fmt: skip
-    names = list(value)
-    if not all(isinstance(v, str) for v in names):
-        raise InvalidInputError(f"{what} must be strings, got {names!r}")
-    return names
-
-
-def _typed(value: Any, kind: type | tuple[type, ...], what: str, *, optional: bool = False) -> Any:
-    """``value`` when it is a ``kind`` (None too with ``optional``; a bool is no int), else InvalidInputError naming
-    ``what`` before any work."""
-    kinds = kind if isinstance(kind, tuple) else (kind,)
-    if (value is None and optional) or (
-        isinstance(value, kinds) and not (isinstance(value, bool) and bool not in kinds)
-    ):
-        return value
-    names = " or ".join(k.__name__ for k in kinds) + (" or None" if optional else "")
-    raise InvalidInputError(f"{what} must be {names}, not {type(value).__name__} {value!r}")
-
-
-def _memory_id(value: UUID | str) -> UUID:
-    """A memory's id from a UUID or its text, else InvalidInputError."""
-    if isinstance(value, UUID):
-        return value
-    try:
-        return UUID(_typed(value, str, "memory_id"))
-    except ValueError:
-        raise InvalidInputError(f"memory_id {value!r} is not a UUID",
-                                hint="Recall gives each memory's id (RecallResult.id).") from None  # fmt: skip
-
-
-def _utc(value: datetime | str | None, what: str) -> datetime | None:
-    """``value`` (a datetime, or an ISO 8601 string) in UTC; naive ones are UTC. A number is refused: epoch seconds
-    and milliseconds look alike (``datetime.fromtimestamp(seconds, UTC)`` says which)."""
-    if value is None:
-        return None
-    if not isinstance(value, datetime | str):
-        raise InvalidInputError(f"{what}: a timestamp must be a datetime or an ISO 8601 string, not "
-                                f"{type(value).__name__} {value!r}",
-                                hint="For epoch seconds: datetime.fromtimestamp(seconds, timezone.utc).")  # fmt: skip
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            raise InvalidInputError(f"{what}: {value!r} is not an ISO 8601 date-time") from None
-    return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
 
 
 class Client:
@@ -850,36 +636,3 @@ class Client:
                 **arguments,
             )  # fmt: skip
         return RecallResponse([_result(_from_json(r)) for r in found["results"]], found["trace"])
-
-
-_SCORE_COLUMNS = {
-    "score": "final", "rrf_score": "rrf", "rerank_score": "rerank", "recency": "recency",
-    "temporal_proximity": "temporal_proximity", "proof": "proof",
-    "semantic_rank": "semantic_rank", "semantic_score": "semantic_score", "keyword_rank": "keyword_rank",
-    "keyword_score": "keyword_score", "graph_rank": "graph_rank", "graph_score": "graph_score",
-    "temporal_rank": "temporal_rank", "temporal_score": "temporal_score",
-}  # fmt: skip
-
-
-_JSON_TIMES = ("occurred_start", "occurred_end", "mentioned_at")
-
-
-def _from_json(row: dict[str, Any]) -> dict[str, Any]:
-    """A result of hindsight.recall_json as the row hindsight.recall returns (uuid and timestamptz typed)."""
-    row = dict(row, id=UUID(row["id"]))
-    for name in _JSON_TIMES:
-        if row[name] is not None:
-            row[name] = datetime.fromisoformat(row[name])
-    return row
-
-
-def _result(row: dict[str, Any]) -> RecallResult:
-    scores = Scores(**{field: row.pop(column) for column, field in _SCORE_COLUMNS.items()})
-    return RecallResult(**row, scores=scores)
-
-
-def _memory(row: tuple[Any, ...]) -> Memory:
-    """A :class:`Memory` from a row of ``hindsight.memory``, in its order."""
-    memory = Memory(*row)
-    return dataclasses.replace(memory, tags=list(memory.tags), metadata=dict(memory.metadata),
-                               entities=list(memory.entities))  # fmt: skip

@@ -14,7 +14,8 @@ from typer.models import CommandFunctionType
 
 from hindsight_pl import __version__
 
-from .._client import Client, connect
+from .._client import Client
+from .._connect import connect
 from .._errors import BankNotFoundError, HindsightError, MemoryNotFoundError
 from . import _render as render
 

@@ -6,7 +6,7 @@ from typing import Annotated
 
 import typer
 
-from .._client import connect
+from .._connect import connect
 from .._errors import ProviderError
 from .._server import MODELS_PORT, EmbeddedServer
 from . import _render as render

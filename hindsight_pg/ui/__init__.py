@@ -32,7 +32,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from .._client import DEFAULT_ENTITY_LIMIT, Client, connect
+from .._client import DEFAULT_ENTITY_LIMIT, Client
+from .._connect import connect
 from .._errors import (
     BankNotFoundError,
     ConnectionLostError,

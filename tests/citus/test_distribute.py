@@ -267,11 +267,11 @@ def test_a_recall_runs_on_the_worker_holding_the_bank(db, client, cluster, embed
         assert [port for _, port in sent] == [holder], name
         assert "hindsight.recall" in sent[0][0], name
         assert holder_bank in holder_log.text and "hindsight." not in other_log.text, name
-    # the driver's recall is the bare form
+    # the driver's recall is the bare form, one statement: the client kept the bank's config from its retain
     with Sent(db) as sent:
         client.recall(holder_bank, query)
         commands = [command for command, _ in sent.commands]
-    assert len(commands) == 2 and "hindsight.bank_config" in commands[0] and "hindsight.recall_json" in commands[1]
+    assert len(commands) == 1 and "hindsight.recall_json" in commands[0] and "config_seen" in commands[0]
     # not delegated: in a transaction block, and over a table of questions; the shard queries still
     # go to the holder only
     with db.transaction():

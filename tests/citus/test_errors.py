@@ -14,7 +14,7 @@ import pytest
 from _cluster import worker_of
 from psycopg import sql
 
-import hindsight_pg._client
+import hindsight_pg._retry
 from hindsight_pg import Client, ExtensionError, NotSupportedError, WorkerError
 from hindsight_pg._errors import from_database
 
@@ -99,14 +99,14 @@ def test_a_worker_that_is_down_is_a_worker_error_and_a_recall_retries(db, client
             client.recall(bank_id, "Where does Kim live?")
         assert info.value.sqlstate == "08006" and info.value.node == f"{node.socket_dir}:{node.port}"
         assert str(info.value).startswith(f"worker {node.socket_dir}:{node.port} failed during this call")
-        assert client.retries - retries == hindsight_pg._client.WORKER_RETRY_ATTEMPTS - 1
+        assert client.retries - retries == hindsight_pg._retry.WORKER_RETRY_ATTEMPTS - 1
         with pytest.raises(WorkerError):  # a write is not retried
             client.retain(bank_id, "Kim bought a bicycle.")
-        assert client.retries - retries == hindsight_pg._client.WORKER_RETRY_ATTEMPTS - 1
+        assert client.retries - retries == hindsight_pg._retry.WORKER_RETRY_ATTEMPTS - 1
         assert db.execute("SELECT 1").fetchone() == (1,)  # the client's own connection is fine
         # the worker comes back while the recall waits between attempts: its first attempt fails, a later
         # one answers as before
-        monkeypatch.setattr(hindsight_pg._client, "WORKER_RETRY_PAUSE", 2.0)
+        monkeypatch.setattr(hindsight_pg._retry, "WORKER_RETRY_PAUSE", 2.0)
         retries, started = client.retries, time.monotonic()
         starter.start()
         assert [r.id for r in client.recall(bank_id, "Where does Kim live?").results] == expected

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 
 from hindsight_pg import Client
-from hindsight_pg._client import _SCORE_COLUMNS
+from hindsight_pg._rows import _SCORE_COLUMNS
 from hindsight_pg._types import RecallResult
 from hindsight_pl.pipeline import recall as pipeline
 
