@@ -58,7 +58,10 @@ EXT_VERSION := $(shell sed -n "s/^default_version *= *'\(.*\)'/\1/p" hindsight_p
 PYTHON_LIB_DIR := $(PYTHON_LIB_ROOT)/$(EXT_VERSION)
 # The in-database Python's dependencies, installed once and shared by every version's directory.
 PYTHON_DEPS_DIR := $(PYTHON_LIB_ROOT)/site-packages
-FUNCTION_SOURCES := $(sort $(wildcard sql/functions/*.sql))
+# sql/functions/ by pipeline, in this order (a SQL function's body is checked when it is made, so what it calls
+# comes first): what every part uses, banks, models, retain, recall, reflect, then the views over all of it
+FUNCTION_GROUPS := common banks models retain recall reflect views
+FUNCTION_SOURCES := $(foreach g,$(FUNCTION_GROUPS),$(sort $(wildcard sql/functions/$(g)/*.sql)))
 SQL_SOURCES := $(sort $(wildcard sql/schema/*.sql)) $(FUNCTION_SOURCES)
 EXT_SCRIPT := build/hindsight_pg--$(EXT_VERSION).sql
 
@@ -89,7 +92,7 @@ ALL_SCRIPTS := $(EXT_SCRIPT) $(FROZEN_SCRIPTS) $(UPGRADE_SCRIPT)
 # The text of this version's install script, and of its upgrade script, with the
 # placeholder @PYTHON_LIB_DIR@ left in (the rules below fill it in; `make freeze` keeps it).
 # A line @LIMITS_JSON@ in a SQL file stands for the limits' one definition, plpython/hindsight_pl/limits.json
-# (sql/functions/limits.sql: hindsight.limits()).
+# (sql/functions/common/limits.sql: hindsight.limits()).
 LIMITS_JSON := plpython/hindsight_pl/limits.json
 SQL_FILE = sed -e '/^@LIMITS_JSON@$$/{r $(LIMITS_JSON)' -e 'd;}'
 EXT_TEXT = { echo "-- hindsight_pg $(EXT_VERSION), built from sql/ by make; do not edit."; \

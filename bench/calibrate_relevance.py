@@ -18,7 +18,7 @@ group: a suite conversation, a LongMemEval question), on what the fold's model n
 error (10 bins), and at relevance >= 0.5 and >= 0.2 the share of the results kept that answer (precision) and the
 share of answers kept (recall), per source.
 
-Prints the coefficients to paste into hindsight._relevance (sql/functions/_scoring.sql) and writes the figures to
+Prints the coefficients to paste into hindsight._relevance (sql/functions/recall/_scoring.sql) and writes the figures to
 docs/benchmarks.json (key relevance_calibration).
 
     .venv/bin/python bench/calibrate_relevance.py [--candidates build/candidates] [--read 10]

@@ -61,7 +61,7 @@ def plpgsql_texts(create_function: str) -> Iterator[str]:
     renamed = re.sub(own_types, "text", renamed)
     # a table's row type (RETURNS hindsight.mental_models, a variable of it) ends its line; the table itself does not
     renamed = re.sub(r"public\.mental_models(?=;?$)", "text", renamed, flags=re.MULTILINE)
-    # and arrays of a table's rows (the triggers' variables, sql/functions/_derived.sql; recall_finish's units)
+    # and arrays of a table's rows (the triggers' variables, sql/functions/common/_derived.sql; recall_finish's units)
     renamed = re.sub(r"public\.(_bm25_postings|unit_entities|memory_units)(?=\[\])", "text", renamed)
     renamed = re.sub(r"\bvector\b", "text", renamed)  # pgvector's type, unknown to pglast too
     for query in _plpgsql_texts(renamed):

@@ -53,7 +53,7 @@ def test_the_json_file_is_the_one_definition_and_docs_list_every_limit():
     docs = (ROOT / "docs/reliability.md").read_text()
     for row in rows:  # each limit with its value, in the table of docs/reliability.md
         assert re.search(rf"\| `{row['name']}` \| {row['value']:,} {re.escape(row['unit'])} \|", docs), row["name"]
-    built = (ROOT / "sql/functions/limits.sql").read_text()
+    built = (ROOT / "sql/functions/common/limits.sql").read_text()
     assert "\n@LIMITS_JSON@\n" in built  # the build puts the file there (Makefile, SQL_FILE)
 
 

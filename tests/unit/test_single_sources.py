@@ -25,7 +25,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SOURCES = sorted(
     {
         *ROOT.glob("sql/schema/*.sql"),
-        *ROOT.glob("sql/functions/*.sql"),
+        *ROOT.glob("sql/functions/**/*.sql"),
         *ROOT.glob("sql/upgrades/*.sql"),
         *ROOT.glob("docs/*.md"),
         ROOT / "README.md",
