@@ -5,7 +5,7 @@
 Sources: every message of the demo chat (hindsight_pg/data/team_chat.json, labels in
 tests/unit/entity_cases/team_chat.py) and 190 LoCoMo dev turns (labels in bench/entity_labels_locomo.json,
 text read from ../shared/data/locomo; skipped when absent). Each message's names are
-``hindsight_pl.extract.find_names(text, known=[speaker, *bank])``, as retain finds them in a turn: ``bank``
+``hindsight_pl.names.find_names(text, known=[speaker, *bank])``, as retain finds them in a turn: ``bank``
 is the names the message's bank holds by then (the speakers and names found in its earlier messages, the
 demo chat one bank, each LoCoMo conversation one, its unlabelled earlier turns retained too; at most the
 ``hindsight_pl.units.KNOWN_NAMES`` most mentioned). A name counts as found when it equals a label

@@ -10,7 +10,8 @@ from typing import Any
 import numpy as np
 
 from . import limits
-from .extract import Fact, normalise
+from .extract import Fact
+from .sentences import normalise
 from .signature import Signature, difference, signature
 
 SAME_TEXT = "same text"

@@ -192,6 +192,6 @@ def _mentions(words: str, name: str) -> bool:
 
 
 def _plain(name: str) -> str:
-    """Case-folded letters and digits, single spaces (as ``extract.normalise``)."""
+    """Case-folded letters and digits, single spaces (as ``sentences.normalise``)."""
     folded = unicodedata.normalize("NFKC", name).casefold()
     return " ".join(re.findall(r"[^\W_]+", folded))

@@ -141,7 +141,7 @@ def fill_units(
     (``embed(texts)`` -> one vector per text, one call for all items). ``items`` are the call's items
     ``first_item`` onwards (``dedupe`` spans the call; its :meth:`~Deduplicator.place` of a kept fact is the
     position of its unit here). ``known``: names the bank holds (lower case), given to the offline and verbatim
-    extractors (:func:`hindsight_pl.extract.find_names`); each item's names are added to it for the items after
+    extractors (:func:`hindsight_pl.names.find_names`); each item's names are added to it for the items after
     it. A unit's ``merged`` lists the facts of these items merged into it."""
     before = len(dedupe.merges)
     extracted: list[list[Fact]] = []  # each item's facts, as its extractor gave them (caused_by counts in them)

@@ -20,7 +20,7 @@ from psycopg import sql
 import hindsight_pl
 from hindsight_pg import EmbeddedServer
 from hindsight_pg._inputs import load_locomo
-from hindsight_pl.extract import find_names
+from hindsight_pl.names import find_names
 from hindsight_pl.providers import MINILM, LocalEmbedder
 
 ROOT = Path(__file__).resolve().parents[2]

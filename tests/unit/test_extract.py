@@ -8,19 +8,10 @@ import numpy as np
 import pytest
 
 from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.extract import (
-    Fact,
-    OfflineExtractor,
-    VerbatimExtractor,
-    find_names,
-    group_sentences,
-    has_verb,
-    normalise,
-    opening_headings,
-    sections,
-    split_sentences,
-)
+from hindsight_pl.extract import Fact, OfflineExtractor, VerbatimExtractor, opening_headings, sections
 from hindsight_pl.llm.extraction import _date, _halves, fact_text
+from hindsight_pl.names import find_names
+from hindsight_pl.sentences import group_sentences, has_verb, normalise, split_sentences
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
 

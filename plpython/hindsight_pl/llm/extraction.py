@@ -9,7 +9,8 @@ from typing import Any
 
 from .. import chunking, limits
 from ..errors import LLMError
-from ..extract import Fact, is_fact
+from ..extract import Fact
+from ..sentences import is_fact
 from .client import OFF_SCHEMA, LLMClient
 
 FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hindsight_pl.extract import find_names
+from hindsight_pl.names import find_names
 from hindsight_pl.units import KNOWN_NAMES
 
 ROOT = Path(__file__).resolve().parents[3]

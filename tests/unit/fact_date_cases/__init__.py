@@ -1,7 +1,8 @@
 """Fact dating test table: sentences as people say them, the instant they were said, and the days they mean.
 
 Written by hand for this project, from what a careful reader means, by someone who did not read the extractor's
-dating code (``plpython/hindsight_pl/temporal/``, ``plpython/hindsight_pl/extract.py``) or its tests. Each case is
+dating code (``plpython/hindsight_pl/temporal/``, ``plpython/hindsight_pl/extract.py``, ``sentences.py``) or its
+tests. Each case is
 one chat message that holds at most one time expression dating its event, the instant it was said, and the days the
 event covers. Honestly ambiguous sentences were left out rather than guessed ("next Friday" said on a Tuesday, "last
 weekend" said on a Sunday, "we're moving in June" said in June, Spanish "nos mudamos" that is present and past).
