@@ -5,10 +5,10 @@
 Sources: every message of the demo chat (hindsight_pg/data/team_chat.json, labels in
 tests/unit/entity_cases/team_chat.py) and 190 LoCoMo dev turns (labels in bench/entity_labels_locomo.json,
 text read from ../shared/data/locomo; skipped when absent). Each message's names are
-``hindsight_pl.names.find_names(text, known=[speaker, *bank])``, as retain finds them in a turn: ``bank``
+``hindsight_pl.retain.names.find_names(text, known=[speaker, *bank])``, as retain finds them in a turn: ``bank``
 is the names the message's bank holds by then (the speakers and names found in its earlier messages, the
 demo chat one bank, each LoCoMo conversation one, its unlabelled earlier turns retained too; at most the
-``hindsight_pl.units.KNOWN_NAMES`` most mentioned). A name counts as found when it equals a label
+``hindsight_pl.retain.units.KNOWN_NAMES`` most mentioned). A name counts as found when it equals a label
 case-insensitively. Prints per source the counts, micro-averaged P / R / F1 and the most frequent false
 positives and negatives, with the bank and for each message alone (known: its speaker only); writes
 bench/results/entities.json. No database is needed.
@@ -58,7 +58,7 @@ def shared_entities(mode: str) -> dict[str, float]:
     turns (multi-hop, two or more a question), the share sharing a non-hub entity with another of their
     question's, and non-hub entities per evidence turn."""
     from hindsight_pg._inputs import load_locomo, normalise_evidence
-    from hindsight_pl.extract import OfflineExtractor, VerbatimExtractor
+    from hindsight_pl.retain.extract import OfflineExtractor, VerbatimExtractor
 
     turns = total = shared = 0
     entities_per_turn = 0

@@ -34,8 +34,8 @@ from typing import Any
 from _common import analyze, header
 
 import hindsight_pg
-from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.extract import OfflineExtractor
+from hindsight_pl.retain.dedupe import Deduplicator
+from hindsight_pl.retain.extract import OfflineExtractor
 
 GROUP = 64
 NAMES = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Goran", "Hana", "Ivo", "Jun", "Kira", "Luis", "Mira", "Nils",

@@ -31,8 +31,8 @@ from retain import conversation
 import hindsight_pg
 from hindsight_pg import _database
 from hindsight_pl import providers
-from hindsight_pl.extract import OfflineExtractor
 from hindsight_pl.pipeline import retain as retaining
+from hindsight_pl.retain.extract import OfflineExtractor
 
 BANK = "bench-retain-one"
 PEOPLE = ["Ana", "Bo", "Chen", "Dara", "Eli", "Farah", "Goran", "Hana"]

@@ -79,7 +79,7 @@ class BM25:
 
 def squad_groups(negatives: int, rng: random.Random, limit: int) -> list[tuple[str, list[str]]]:
     """(question, [relevant sentence, negatives...]) from SQuAD, at most ``limit`` questions."""
-    from hindsight_pl.sentences import split_sentences
+    from hindsight_pl.retain.sentences import split_sentences
 
     articles: dict[str, list[dict[str, Any]]] = {}
     with (DATA / "squad" / "squad-1.0-train.jsonl").open(encoding="utf-8") as lines:

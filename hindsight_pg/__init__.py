@@ -8,10 +8,10 @@
 """
 
 from hindsight_pl import __version__
-from hindsight_pl.extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.providers import Embedder, HTTPEmbedder, HTTPReranker, LocalEmbedder, LocalReranker, Reranker
 from hindsight_pl.reflect import ReflectResult
+from hindsight_pl.retain.extract import Extractor, Fact, OfflineExtractor, VerbatimExtractor
 
 from ._async import AsyncClient, configure_async, connect_async
 from ._client import Client

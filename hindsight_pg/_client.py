@@ -21,7 +21,6 @@ from psycopg.types.json import Jsonb
 from psycopg.types.range import Range
 
 from hindsight_pl import limits, providers
-from hindsight_pl.extract import Extractor
 from hindsight_pl.llm import LLMClient, LLMExtractor
 from hindsight_pl.pipeline import consolidate as consolidating
 from hindsight_pl.pipeline import recall as recalling
@@ -31,7 +30,8 @@ from hindsight_pl.pipeline import retain as retaining
 from hindsight_pl.pipeline.banks import KEPT_CONFIGS
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
-from hindsight_pl.units import Item
+from hindsight_pl.retain.extract import Extractor
+from hindsight_pl.retain.units import Item
 
 from ._checks import _memory_id, _names, _typed, _utc
 from ._database import PsycopgDatabase

@@ -10,8 +10,8 @@ import psycopg
 from pgvector.psycopg import register_vector
 
 from hindsight_pl import __version__
-from hindsight_pl.extract import Extractor
 from hindsight_pl.providers import Embedder, Reranker
+from hindsight_pl.retain.extract import Extractor
 
 from ._client import Client
 from ._errors import ExtensionError, ExtensionVersionError, HindsightError

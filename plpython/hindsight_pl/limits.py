@@ -143,9 +143,9 @@ def cost(text: str) -> int:
 
 def windows(text: str, window_cost: int, max_chars: int) -> list[str]:
     """``text`` cut to ``max_chars`` characters, then split (paragraphs, sentences, words:
-    :func:`hindsight_pl.chunking.chunk_text`) into windows of about ``window_cost`` each; a text that fits
+    :func:`hindsight_pl.retain.chunking.chunk_text`) into windows of about ``window_cost`` each; a text that fits
     is one window, and a blank one is one empty window."""
-    from .chunking import chunk_text
+    from .retain.chunking import chunk_text
 
     text = text[:max_chars]
     spent = cost(text)

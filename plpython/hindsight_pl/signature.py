@@ -1,7 +1,7 @@
 """What tells one fact from another: the features two facts must share to be one fact said twice.
 
 Every place that merges or drops a fact as a repeat asks :func:`difference` first (within-call
-deduplication in ``hindsight_pl.dedupe``; consolidation's merge of observations through
+deduplication in ``hindsight_pl.retain.dedupe``; consolidation's merge of observations through
 ``hindsight._facts_compatible``). Text or embedding similarity cannot see that "Mara planted 2
 tulips" and "Mara planted 3 tulips" are two facts: their embeddings are within cosine 0.99. So
 two facts are repeats only when, besides being similar, they have equal

@@ -174,10 +174,10 @@ def test_retains_item_shape_is_the_one_the_pipeline_builds_and_the_database_chec
     item or a unit is documented there, and every documented key is read by retain's SQL."""
     from datetime import UTC, datetime
 
-    from hindsight_pl import units
-    from hindsight_pl.dedupe import Deduplicator
-    from hindsight_pl.extract import OfflineExtractor
     from hindsight_pl.pipeline.retain import prepare
+    from hindsight_pl.retain import units
+    from hindsight_pl.retain.dedupe import Deduplicator
+    from hindsight_pl.retain.extract import OfflineExtractor
 
     item = prepare("Ana: I moved to Lisbon last May. Bruno helped because he has a van.",
                    timestamp=datetime(2025, 6, 1, tzinfo=UTC), document_id="d", context="chat", tags=["t"],

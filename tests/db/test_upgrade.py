@@ -20,8 +20,8 @@ from psycopg import sql
 import hindsight_pl
 from hindsight_pg import EmbeddedServer
 from hindsight_pg._inputs import load_locomo
-from hindsight_pl.names import find_names
 from hindsight_pl.providers import MINILM, LocalEmbedder
+from hindsight_pl.retain.names import find_names
 
 ROOT = Path(__file__).resolve().parents[2]
 

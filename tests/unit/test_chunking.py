@@ -1,6 +1,6 @@
 import pytest
 
-from hindsight_pl.chunking import chunk_text
+from hindsight_pl.retain.chunking import chunk_text
 
 
 def test_short_text_is_one_chunk():

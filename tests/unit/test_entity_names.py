@@ -6,8 +6,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from hindsight_pl.extract import OfflineExtractor, VerbatimExtractor
-from hindsight_pl.names import find_names
+from hindsight_pl.retain.extract import OfflineExtractor, VerbatimExtractor
+from hindsight_pl.retain.names import find_names
 
 SAID = datetime(2025, 1, 20, 9, tzinfo=UTC)
 

@@ -7,11 +7,11 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from hindsight_pl.dedupe import Deduplicator
-from hindsight_pl.extract import Fact, OfflineExtractor, VerbatimExtractor, opening_headings, sections
 from hindsight_pl.llm.extraction import _date, _halves, fact_text
-from hindsight_pl.names import find_names
-from hindsight_pl.sentences import group_sentences, has_verb, normalise, split_sentences
+from hindsight_pl.retain.dedupe import Deduplicator
+from hindsight_pl.retain.extract import Fact, OfflineExtractor, VerbatimExtractor, opening_headings, sections
+from hindsight_pl.retain.names import find_names
+from hindsight_pl.retain.sentences import group_sentences, has_verb, normalise, split_sentences
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)
 
@@ -298,7 +298,7 @@ def test_a_chunk_read_alone_is_under_the_headings_the_chunks_before_it_opened():
 
 
 def test_a_memorys_new_text_is_read_as_retain_reads_a_fact():
-    from hindsight_pl.units import reread
+    from hindsight_pl.retain.units import reread
 
     said = datetime(2025, 6, 9, tzinfo=UTC)  # a Monday
     # a turn: its speaker, then the names of what was said ("Noted" opens it, no name); a name it still holds stays

@@ -15,8 +15,8 @@ from datetime import UTC, date, datetime, timedelta
 import fact_date_cases as table
 import pytest
 
-from hindsight_pl.extract import OfflineExtractor
-from hindsight_pl.sentences import has_verb, split_sentences
+from hindsight_pl.retain.extract import OfflineExtractor
+from hindsight_pl.retain.sentences import has_verb, split_sentences
 from hindsight_pl.temporal import european, facts
 
 CASES = [(language, case) for language in table.LANGUAGES for case in table.cases(language)]

@@ -1,6 +1,6 @@
 import pytest
 
-from hindsight_pl.packing import pack_by_tokens
+from hindsight_pl.recall.packing import pack_by_tokens
 
 
 @pytest.mark.parametrize(

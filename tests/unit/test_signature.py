@@ -7,8 +7,8 @@ from datetime import UTC, datetime, timedelta
 import numpy as np
 import pytest
 
-from hindsight_pl.dedupe import SAME_TEXT, SIMILAR_EMBEDDING, Deduplicator
-from hindsight_pl.extract import Fact
+from hindsight_pl.retain.dedupe import SAME_TEXT, SIMILAR_EMBEDDING, Deduplicator
+from hindsight_pl.retain.extract import Fact
 from hindsight_pl.signature import compatible, difference, signature
 
 SAID = datetime(2024, 6, 10, 12, tzinfo=UTC)

@@ -1,6 +1,6 @@
 import pytest
 
-from hindsight_pl.spreading import Link, SpreadParams, spread
+from hindsight_pl.recall.spreading import Link, SpreadParams, spread
 
 P = SpreadParams()
 

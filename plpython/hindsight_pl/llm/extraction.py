@@ -7,10 +7,11 @@ from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from .. import chunking, limits
+from .. import limits
 from ..errors import LLMError
-from ..extract import Fact
-from ..sentences import is_fact
+from ..retain import chunking
+from ..retain.extract import Fact
+from ..retain.sentences import is_fact
 from .client import OFF_SCHEMA, LLMClient
 
 FACT_FIELDS = ["what", "when", "where", "who", "why", "fact_kind", "fact_type", "occurred_start", "occurred_end",

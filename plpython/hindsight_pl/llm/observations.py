@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..errors import LLMError
-from ..sentences import is_fact
+from ..retain.sentences import is_fact
 from .client import OFF_SCHEMA, LLMClient
 
 OBSERVATION_SCHEMA: dict[str, Any] = {

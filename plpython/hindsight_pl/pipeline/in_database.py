@@ -11,8 +11,9 @@ from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from .. import limits, providers, spreading
+from .. import limits, providers
 from ..errors import HindsightPlError, ProviderError
+from ..recall import spreading
 from .banks import CONFIG_CHANGED, KEPT_CONFIGS
 from .database import PlpyDatabase, sqlstate_of
 
@@ -223,7 +224,7 @@ def temporal_spread(
     max_nodes: int, config: str,
 ) -> list[tuple[str, float, int]]:  # fmt: skip
     """hindsight._temporal_spread: every unit reached from the entry points along temporal and causal links
-    (:func:`hindsight_pl.spreading.spread`), with its score and the order it was reached in."""
+    (:func:`hindsight_pl.recall.spreading.spread`), with its score and the order it was reached in."""
     db = database(plpy, gd)
     params = spreading.SpreadParams.from_config(json.loads(config))
 

@@ -18,21 +18,34 @@ from ..text import clean_text, is_meaningful
 from .banks import bank_config
 from .database import Database, json_of, one
 
-# hindsight.recall_candidates' arguments after (bank_id, query, query_embedding), in its order: the
-# arguments every recall entry point takes. hindsight.recall and hindsight.recall_json add passthrough
-# and prefer_observations (recall_json also include_chunks and max_chunk_tokens); tests/db/test_catalogue.py
-# checks this against the catalogue.
+# Recall's arguments after (bank_id, query, query_embedding), stated once: name -> (SQL type, default, the stage
+# that takes it). "candidates": hindsight.recall_candidates' arguments, in its order, which every recall entry point
+# takes; "finish": hindsight.recall_finish's, which hindsight.recall and recall_json take after them (recall_json
+# also include_chunks and max_chunk_tokens); "results": how many packed results recall returns. Every SQL
+# signature (hindsight.recall, recall_json, recall_candidates, recall_finish, texts_to_rerank) and Client.recall's
+# are held to this table by tests/db/test_interfaces.py.
+ARGUMENTS: dict[str, tuple[str, Any, str]] = {
+    "budget": ("text", "mid", "candidates"),
+    "max_tokens": ("int", 4096, "candidates"),
+    "types": ("text[]", None, "candidates"),
+    "tags": ("text[]", None, "candidates"),
+    "tags_match": ("text", "any", "candidates"),
+    "query_timestamp": ("timestamptz", None, "candidates"),
+    "trace": ("bool", False, "candidates"),
+    "temporal_window": ("tstzrange", None, "candidates"),
+    "fusion": ("text", "rrf", "candidates"),
+    "cap_per_source": ("int", None, "candidates"),
+    "arms": ("text[]", None, "candidates"),
+    "passthrough": ("text", "calibrated", "finish"),
+    "prefer_observations": ("bool", False, "finish"),
+    "min_relevance": ("float8", None, "finish"),
+    "max_results": ("int", 10, "results"),
+}
 CANDIDATE_ARGUMENTS: dict[str, str] = {
-    "budget": "text", "max_tokens": "int", "types": "text[]", "tags": "text[]", "tags_match": "text",
-    "query_timestamp": "timestamptz", "trace": "bool", "temporal_window": "tstzrange", "fusion": "text",
-    "cap_per_source": "int", "arms": "text[]",
-}  # fmt: skip
-FINISH_ARGUMENTS: dict[str, str] = {"passthrough": "text", "prefer_observations": "bool", "min_relevance": "float8"}
-DEFAULTS: dict[str, Any] = {
-    "budget": "mid", "max_tokens": 4096, "types": None, "tags": None, "tags_match": "any", "query_timestamp": None,
-    "trace": False, "temporal_window": None, "fusion": "rrf", "cap_per_source": None, "arms": None,
-    "passthrough": "calibrated", "prefer_observations": False, "min_relevance": None, "max_results": 10,
-}  # fmt: skip
+    name: kind for name, (kind, _, stage) in ARGUMENTS.items() if stage == "candidates"
+}
+FINISH_ARGUMENTS: dict[str, str] = {name: kind for name, (kind, _, stage) in ARGUMENTS.items() if stage == "finish"}
+DEFAULTS: dict[str, Any] = {name: default for name, (_, default, _) in ARGUMENTS.items()}
 
 
 def _named(arguments: dict[str, str], first: int) -> str:

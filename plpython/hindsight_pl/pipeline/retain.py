@@ -1,5 +1,5 @@
 """Retain from text: each item cleaned, checked and chunked (:func:`prepare`), then, in groups, the
-facts of its new chunks extracted, deduplicated and embedded (:func:`hindsight_pl.units.fill_units`)
+facts of its new chunks extracted, deduplicated and embedded (:func:`hindsight_pl.retain.units.fill_units`)
 and stored with ``hindsight.retain`` (:func:`retain`). The driver's ``Client.retain_batch`` and the
 database's ``hindsight.retain_text`` both run it. docs/retain.md."""
 
@@ -12,13 +12,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from .. import chunking, limits, text, units
-from ..dedupe import Deduplicator
+from .. import limits, text
 from ..errors import InputError
-from ..extract import Extractor
 from ..llm import LLMClient
 from ..providers import Embedder
-from ..units import Item
+from ..retain import chunking, units
+from ..retain.dedupe import Deduplicator
+from ..retain.extract import Extractor
+from ..retain.units import Item
 from .banks import bank_config
 from .database import Database, json_of, text_of
 
@@ -126,7 +127,7 @@ def retain(
     embedder of the bank's ``embedding_model``); the bank's extractor (config ``extractor``; ``llm`` through
     ``llm_for(config)``) unless ``extractor`` is given; facts repeated within the call are stored once (the bank's
     ``dedupe_similarity``); chunks a document already holds are not extracted again; the extractor knows the
-    bank's :data:`~hindsight_pl.units.KNOWN_NAMES` most mentioned names and the call's earlier ones. With
+    bank's :data:`~hindsight_pl.retain.units.KNOWN_NAMES` most mentioned names and the call's earlier ones. With
     ``create_bank`` a missing bank is created first. ``progress(n)`` follows each group.
 
     Raises :class:`InputError` for no items (:class:`~hindsight_pl.limits.LimitError` for more than

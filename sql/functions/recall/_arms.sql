@@ -517,7 +517,7 @@ return in_database.temporal_spread(plpy, GD, bank_id, entry_ids, entry_scores, t
 $$;
 COMMENT ON FUNCTION hindsight._temporal_spread(text, uuid[], float8[], tstzrange, text[], text[], text, int, jsonb) IS
     'Spreading activation of the temporal arm from its entry points (ids and proximity scores) along temporal '
-    'and causal links; see hindsight_pl.spreading.spread for the rule. Returns every reached unit with its score '
+    'and causal links; see hindsight_pl.recall.spreading.spread for the rule. Returns every reached unit with its score '
     'and the order it was reached in (entries first, in coverage order), which breaks ties.';
 
 CREATE OR REPLACE FUNCTION hindsight._temporal_links(

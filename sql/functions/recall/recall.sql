@@ -182,7 +182,7 @@ RETURNS TABLE (chunk_position int, text text, tokens int, truncated bool)
 LANGUAGE plpython3u STABLE
 AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
-return hpl.packing.pack_chunks(texts or [], max_tokens)
+return hpl.recall.packing.pack_chunks(texts or [], max_tokens)
 $$;
 COMMENT ON FUNCTION hindsight._pack_chunks(text[], int) IS
     'Packs texts in order into max_tokens (cl100k_base): whole while they fit, the first that does not is cut '

@@ -16,12 +16,12 @@ AS $$
 hpl = GD.get("hindsight_pl") or plpy.execute("SELECT hindsight._require_python()") and GD["hindsight_pl"]
 import json
 from datetime import UTC, datetime
-from hindsight_pl.units import reread
+from hindsight_pl.retain.units import reread
 fact = reread(json.loads(config or "{}"), content, datetime.fromisoformat(mentioned_at).astimezone(UTC), known or [])
 return fact.entities, fact.occurred_start, fact.occurred_end
 $$;
 COMMENT ON FUNCTION hindsight._reread_memory(jsonb, text, timestamptz, text[]) IS
-    'A memory''s new text as retain reads it (hindsight_pl.units.reread): its entities (those of known it still '
+    'A memory''s new text as retain reads it (hindsight_pl.retain.units.reread): its entities (those of known it still '
     'holds and the names it gives) and its dates as of mentioned_at (NULL when it gives none), by the offline '
     'rules with config''s time_zone and hemisphere.';
 

@@ -14,6 +14,6 @@ Both were written by hand before the extractor's name rules were revised, from t
   technical words ("LIKE", "SDK", "3DS", "GA");
 * the speaker of a message counts only where the text names them.
 
-tests/unit/test_entity_labels.py scores :func:`hindsight_pl.names.find_names` on the demo chat;
+tests/unit/test_entity_labels.py scores :func:`hindsight_pl.retain.names.find_names` on the demo chat;
 bench/entities.py reports precision and recall on both sources.
 """

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hindsight_pl.names import find_names
-from hindsight_pl.units import KNOWN_NAMES
+from hindsight_pl.retain.names import find_names
+from hindsight_pl.retain.units import KNOWN_NAMES
 
 ROOT = Path(__file__).resolve().parents[3]
 TEAM_CHAT = ROOT / "hindsight_pg" / "data" / "team_chat.json"
@@ -56,7 +56,7 @@ def score(
 ) -> Score:
     """Scores ``messages`` in order with ``names_of(text, known)`` (default: :func:`find_names`, as retain
     calls it). ``known`` is the speaker and, ``with_bank``, the names the message's bank holds by then, as
-    retain passes them (the :data:`~hindsight_pl.units.KNOWN_NAMES` most mentioned): each speaker and each
+    retain passes them (the :data:`~hindsight_pl.retain.units.KNOWN_NAMES` most mentioned): each speaker and each
     name found in the bank's earlier messages, one mention per message. Names compare case-insensitively."""
     names_of = names_of or (lambda text, known: find_names(text, known=known))
     result = Score()

@@ -24,10 +24,10 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Protocol
 
-from . import limits
+from .. import limits
+from ..temporal import facts
 from .names import find_names
 from .sentences import group_sentences, is_fact, split_sentences
-from .temporal import facts
 
 # A conversational turn: "Name: what they said" (up to four words of name).
 _TURN = re.compile(r"^\s*(?P<speaker>[^\W\d_][^\n:：.!?\"]{0,39}?)\s*[:：]\s*(?P<said>(?!//)\S.*)$")

@@ -1,6 +1,6 @@
 """Sentences: a passage split into sentences (pysbd; 。！？ for Chinese and Japanese), a fragment told from a clause
 (``has_verb``), sentences grouped into facts of one to three (``group_sentences``), and the text a fact is compared by
-(``normalise``). The offline extractor's first step (:mod:`hindsight_pl.extract`)."""
+(``normalise``). The offline extractor's first step (:mod:`hindsight_pl.retain.extract`)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import Any
 
-from . import text
-from .temporal import chinese, facts, words
+from .. import text
+from ..temporal import chinese, facts, words
 
 WORD = re.compile(r"[^\W_]+(?:['’][^\W_]+)*")
 

@@ -1,14 +1,14 @@
 """Names: the proper-noun spans and quoted names of a passage that are entities (``find_names``), told from sentence
 openers, dates, holidays, time zones and shouting; the bank's known names tell a name from a sentence's first word.
-The offline extractor's entities (:mod:`hindsight_pl.extract`)."""
+The offline extractor's entities (:mod:`hindsight_pl.retain.extract`)."""
 
 from __future__ import annotations
 
 import re
 from collections.abc import Iterable
 
+from ..temporal import chinese, named_days, words
 from .sentences import AUXILIARIES, IRREGULAR_PAST, LINKING, NOT_PAST_ED, WORD, base_verb, split_sentences
-from .temporal import chinese, named_days, words
 
 _QUOTED = re.compile(r"[\"“]([^\"“”\n]{1,60})[\"”]|[「《『]([^」》』\n]{1,40})[」》』]")
 

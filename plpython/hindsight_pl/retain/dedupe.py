@@ -9,10 +9,10 @@ from typing import Any
 
 import numpy as np
 
-from . import limits
+from .. import limits
+from ..signature import Signature, difference, signature
 from .extract import Fact
 from .sentences import normalise
-from .signature import Signature, difference, signature
 
 SAME_TEXT = "same text"
 SIMILAR_EMBEDDING = "similar embedding"

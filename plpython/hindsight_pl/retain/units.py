@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from ..llm import LLMClient, LLMExtractor
 from .dedupe import Deduplicator
 from .extract import HEADING_JOIN, Extractor, Fact, OfflineExtractor, VerbatimExtractor, opening_headings
-from .llm import LLMClient, LLMExtractor
 
 # At most this many of the bank's names, its most mentioned, are passed to the extractor at retain as names it
 # knows (find_names: "Falcon sync notes:" opens a sentence with a name only the bank can tell).
@@ -141,7 +141,7 @@ def fill_units(
     (``embed(texts)`` -> one vector per text, one call for all items). ``items`` are the call's items
     ``first_item`` onwards (``dedupe`` spans the call; its :meth:`~Deduplicator.place` of a kept fact is the
     position of its unit here). ``known``: names the bank holds (lower case), given to the offline and verbatim
-    extractors (:func:`hindsight_pl.names.find_names`); each item's names are added to it for the items after
+    extractors (:func:`hindsight_pl.retain.names.find_names`); each item's names are added to it for the items after
     it. A unit's ``merged`` lists the facts of these items merged into it."""
     before = len(dedupe.merges)
     extracted: list[list[Fact]] = []  # each item's facts, as its extractor gave them (caused_by counts in them)

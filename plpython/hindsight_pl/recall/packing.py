@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from . import tokens
+from .. import tokens
 
 
 def pack_by_tokens(token_counts: Sequence[int], max_tokens: int) -> list[int]:
