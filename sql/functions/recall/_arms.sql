@@ -373,11 +373,14 @@ BEGIN
         INTO step_ids, step_activations, step_similarities
         FROM (SELECT g.unit_id,
                      decay * (tanh(0.5 * g.shared_entities) + g.semantic_weight + g.causal_weight) AS activation,
-                     CASE WHEN query_embedding IS NULL THEN 0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity,
+                     -- each reached unit's vector read by its key, a subplan per row: as a join, a cached generic
+                     -- plan may hash the whole bank's units to meet the few hundred a hop reaches
+                     CASE WHEN query_embedding IS NULL THEN 0
+                          ELSE 1 - (SELECT u.embedding <=> query_embedding FROM hindsight.memory_units u
+                                    WHERE u.bank_id = _graph_arm.bank_id AND u.id = g.unit_id) END AS similarity,
                      g.shared_entities, g.causal_weight
               FROM hindsight._graph_expand(bank_id, frontier, seeds || found_ids, types, tags, tags_match, recall_budget,
-                                           (config->>'graph_entity_fanout')::int, max_entity_units) g
-              JOIN hindsight.memory_units u ON u.bank_id = _graph_arm.bank_id AND u.id = g.unit_id) x
+                                           (config->>'graph_entity_fanout')::int, max_entity_units) g) x
         WHERE x.shared_entities > 0 OR x.causal_weight > 0
            OR (query_embedding IS NOT NULL AND x.similarity >= floor_similarity);
         found_ids := found_ids || step_ids;
