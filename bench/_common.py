@@ -13,6 +13,17 @@ import psycopg
 # LoCoMo's development file beside the project (../shared/data, as the data sets are kept), read where it
 # lies when $HINDSIGHT_LOCOMO names no other (hindsight_pg._inputs.locomo_path)
 LOCOMO_BESIDE_PROJECT = Path(__file__).resolve().parents[2] / "shared" / "data" / "locomo" / "locomo_dev.json"
+# where each benchmark writes its figures (bench/report.py copies them into docs/benchmarks.json)
+RESULTS = Path(__file__).resolve().parent / "results"
+
+
+def write_results(name: str, header_text: str, figures: dict[str, Any]) -> Path:
+    """Write ``{"header": header_text, **figures}`` to bench/results/<name>.json and return its path."""
+    RESULTS.mkdir(exist_ok=True)
+    path = RESULTS / f"{name}.json"
+    path.write_text(json.dumps({"header": header_text, **figures}, indent=1, default=str) + "\n")
+    print(f"written to {path}")
+    return path
 
 
 def header(conn: psycopg.Connection) -> str:

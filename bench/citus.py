@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from _common import LOCOMO_BESIDE_PROJECT, analyze, header
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header, write_results
 from pgvector.psycopg import register_vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
@@ -192,6 +192,13 @@ def main() -> None:
         print(f"  a delegated call that does almost nothing (bank_config): median {statistics.median(hop):.2f} ms")
         print(f"  commands the coordinator sends for one recall: delegated {commands['delegated']},"
               f" not delegated {commands['not delegated']}")  # fmt: skip
+        figures: dict[str, Any] = {
+            "retain_facts_per_s": {name: len(items) / seconds for name, seconds in retain.items()},
+            "recall_ms": {
+                name: {"median": statistics.median(t), "p95": percentile(t, 0.95)} for name, t in results.items()
+            },
+            "bank_config_hop_ms": statistics.median(hop), "commands": commands, "throughput": {},
+        }  # fmt: skip
 
         if args.seconds > 0:
             print(f"\nRecall throughput ({args.threads} clients, {args.seconds:.0f} s a row, recall_json as above)")
@@ -203,6 +210,8 @@ def main() -> None:
                         )
                 for name, dsn in (("single node", cluster.dsn("single")), ("cluster (coordinator)", cluster.dsn())):
                     rate, times = throughput(dsn, queries, args.threads, args.seconds)
+                    figures["throughput"][f"{name}, {reader}"] = {
+                        "per_s": rate, "p50": statistics.median(times), "p95": percentile(times, 0.95)}  # fmt: skip
                     print(f"  {name + ', ' + reader:44s} {rate:6.1f} recalls/s  p50 {statistics.median(times):6.1f} ms"
                           f"  p95 {percentile(times, 0.95):6.1f} ms  ({len(times)} recalls)")  # fmt: skip
 
@@ -222,6 +231,7 @@ def main() -> None:
             print(f"  {w.name}: {len(shards)} of the 32 shards, {len(banks)} banks"
                   f" (banks per shard {min(sum(shard_of[b] == s for b in banks) for s in shards)}"
                   f"-{max(sum(shard_of[b] == s for b in banks) for s in shards)})")  # fmt: skip
+        write_results("citus", header(single), figures)
         for conn in (single, coordinator, worker):
             conn.close()
 

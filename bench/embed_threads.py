@@ -23,6 +23,8 @@ import sys
 import time
 from typing import Any
 
+from _common import header_line, write_results
+
 QUERY = "what did Caroline say about the adoption agency in May?"
 PASSAGES = [
     f"Turn {i}: Melanie said she took her kids camping at the lake last weekend, and it rained on the second day."
@@ -97,11 +99,15 @@ def main() -> None:
               f"{os.getloadavg()[0]:.2f}")  # fmt: skip
         print(f"{'threads':<15} {'query median':>13} {'query worst':>12}  " +
               "  ".join(f"{f'batch {b}':>9}" for b in BATCHES) + "   (passages/s)")  # fmt: skip
+        settings = {}
         for setting in SETTINGS:
-            r = child(setting, args.passages)
+            r = settings[setting] = child(setting, args.passages)
             print(f"{setting:<15} {r['query_median_ms']:10.1f} ms {r['query_max_ms']:9.1f} ms  "
                   + "  ".join(f"{r['per_second'][str(b)]:9.1f}" for b in BATCHES))  # fmt: skip
         print(f"load average after: {os.getloadavg()[0]:.2f}")
+        write_results(
+            "embed_threads", header_line(), {"load": args.load, "passages": args.passages, "settings": settings}
+        )
     finally:
         for p in loaders:
             p.kill()

@@ -26,7 +26,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from _common import header
+from _common import header, write_results
 
 import hindsight_pg
 
@@ -109,6 +109,7 @@ def main() -> None:
     finally:
         conn.execute("SELECT hindsight.delete_bank(%s)", (BANK,))
     report(figures, as_json=args.json)
+    write_results("hops", header(conn), figures)
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import argparse
 
-from _common import header
+from _common import header, write_results
 from hops import counted, report
 
 import hindsight_pg
@@ -53,6 +53,7 @@ def main() -> None:
     finally:
         client.delete_bank(BANK)
     report(figures, as_json=args.json)
+    write_results("hops_retain", header(client.conn), figures)
 
 
 if __name__ == "__main__":

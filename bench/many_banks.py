@@ -344,7 +344,7 @@ def main() -> None:
     parser.add_argument("--dsn", help="a database of the server to use (default: the embedded server)")
     parser.add_argument("--seconds", type=float, default=60, help="length of the concurrent phases (default 60)")
     parser.add_argument(
-        "--out", default="bench/results/banks.json", help="where the figures go as JSON (default: %(default)s)"
+        "--out", default="bench/results/many_banks.json", help="where the figures go as JSON (default: %(default)s)"
     )
     parser.add_argument("--rebuild", action="store_true",
                         help="build the databases again (after a change to the extension's functions)")  # fmt: skip

@@ -19,7 +19,7 @@ import statistics
 import time
 
 import psycopg
-from _common import LOCOMO_BESIDE_PROJECT, header
+from _common import LOCOMO_BESIDE_PROJECT, header, write_results
 
 import hindsight_pg
 from hindsight_pg._inputs import load_locomo, locomo_path
@@ -83,6 +83,9 @@ def main() -> None:
         client.delete_bank(NONE)
         print(f"a new session, median of {len(loads)}: its first PL/Python call {statistics.median(starts):.0f} ms; "
               f"then the reader's load and one pair {statistics.median(loads):.0f} ms")  # fmt: skip
+        stage: dict[str, dict[str, float]] = {}
+        figures = {"first_python_call_ms": statistics.median(starts), "reader_load_ms": statistics.median(loads),
+                   "stage": stage}  # fmt: skip
         texts = []
         for bank, question in chosen:
             (row,) = client.conn.execute(
@@ -102,6 +105,9 @@ def main() -> None:
             spent.sort()
             print(f"{count:>10}{statistics.median(spent):>11.1f}{spent[int(0.9 * len(spent))]:>8.1f}"
                   f"{statistics.median(spent) / count:>11.2f}")  # fmt: skip
+            stage[str(count)] = {"median_ms": statistics.median(spent), "p90_ms": spent[int(0.9 * len(spent))],
+                                 "questions": len(spent)}  # fmt: skip
+        write_results("reader", header(client.conn), figures)
     finally:
         for bank, config in saved.items():
             client.conn.execute("UPDATE hindsight.banks SET config = %s::jsonb WHERE bank_id = %s",

@@ -1,15 +1,12 @@
 """Put the latest benchmark figures in docs/: benchmarks.json, benchmarks.png and the tables of benchmarks.md.
 
-Reads bench/results/{locomo,latency,retain,providers,consolidate,temporal,embeddings,ablations,agent_memory_test,
-update_pairs}.json, latency_1m.json and locomo_minilm.json (written by the benchmark scripts; a missing file leaves
-its part of the docs as it was) and writes
-
-* docs/benchmarks.json: {"locomo": {mode: {method: {"overall": {...}, "by_category": {...}}}},
-  "latency": {bank: {...}}, "retain": {...}, "providers": {...}, "meta": {script: header}};
-* docs/benchmarks.png: LoCoMo Recall@10 per category and method (one panel per mode) and
-  recall latency per bank size;
-* the tables of docs/benchmarks.md (and docs/temporal.md for the query analysis) between
-  "<!-- generated: NAME -->" and "<!-- end generated -->" (the analysis around them is written by hand).
+Two steps. :func:`collect` reads what every benchmark wrote to bench/results/<script>.json (and
+agent_memory_test.json, locomo_minilm.json: the suite's test split, LoCoMo on MiniLM banks) into
+docs/benchmarks.json, each file whole under its name (its ``header`` says where it was measured; a file not there
+leaves its part as it was; latency_1m.json's banks join latency's). :func:`render` makes every table of the docs from
+docs/benchmarks.json alone, and :func:`fill_tables` puts each between "<!-- generated: NAME -->" and
+"<!-- end generated -->" in docs/benchmarks.md (docs/temporal.md for the query analysis); the analysis around them
+is written by hand. tests/unit/test_benchmarks_page.py holds every generated block to the JSON.
 
     .venv/bin/python bench/report.py
 """
@@ -21,13 +18,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
-
-RESULTS = Path("bench/results")
+BENCH = Path("bench")
+RESULTS = BENCH / "results"
 DOCS = Path("docs")
+SUMMARY = DOCS / "benchmarks.json"
+# results files named otherwise than their script: each a key of docs/benchmarks.json too
+OTHER_RESULTS = ("agent_memory_test", "locomo_minilm")
 CATEGORIES = ["multi-hop", "temporal", "open-domain", "single-hop"]
 MAIN_METHODS = ["full", "semantic", "keyword", "graph", "temporal", "semantic+keyword"]
 LATENCY_ROWS = [
@@ -45,81 +41,62 @@ LATENCY_ROWS = [
 
 
 def main() -> None:
-    found = {name: _load(name) for name in ("locomo", "latency", "retain", "providers", "consolidate", "temporal",
-                                            "embeddings", "ablations", "agent_memory_test",
-                                            "update_pairs")}  # fmt: skip
-    summary_path = DOCS / "benchmarks.json"
-    summary: dict[str, Any] = json.loads(summary_path.read_text()) if summary_path.exists() else {}
-    summary.setdefault("meta", {})
+    summary = json.loads(SUMMARY.read_text()) if SUMMARY.exists() else {}
+    collect(summary)
+    SUMMARY.write_text(json.dumps(summary, indent=1) + "\n")
+    print(f"written {SUMMARY}")
+    for page, tables in render(summary).items():
+        fill_tables(DOCS / page, tables)
+    if "locomo" in summary and "latency" in summary:
+        chart(summary["locomo"], summary["latency"], DOCS / "benchmarks.png")
+
+
+def collect(summary: dict[str, Any]) -> None:
+    """Every benchmark's results file that exists (bench/results/<script>.json, and :data:`OTHER_RESULTS`), whole,
+    into ``summary`` under its name."""
+    names = sorted({p.stem for p in BENCH.glob("*.py") if not p.stem.startswith("_")} - {"report"})
+    for name in [*names, *OTHER_RESULTS]:
+        path = RESULTS / f"{name}.json"
+        if not path.exists():
+            continue
+        found = json.loads(path.read_text())
+        if name == "latency":
+            # a bank of a million units lives in a database of its own (latency.py --defer-index --output
+            # bench/results/latency_1m.json): its columns join the table when that file exists
+            million = RESULTS / "latency_1m.json"
+            if million.exists():
+                found.update(
+                    {k: v for k, v in json.loads(million.read_text()).items() if k.startswith("bench-latency-")}
+                )
+        summary[name] = found
+
+
+def render(summary: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Every generated table of the docs from ``summary`` (docs/benchmarks.json) alone: {page: {block name:
+    markdown}}. A table whose figures the summary lacks is not made."""
     tables: dict[str, str] = {}
-    if (locomo := found["locomo"]) is not None:
-        summary["locomo"] = {
-            mode: {m: {"overall": r["overall"], "by_category": r["by_category"]} for m, r in run["results"].items()}
-            for mode, run in locomo["modes"].items()
-        }
-        summary["meta"]["locomo"] = locomo["header"]
-        for mode, run in locomo["modes"].items():
+    if "locomo" in summary:
+        for mode, run in summary["locomo"]["modes"].items():
             tables[f"locomo {mode}"] = locomo_table(run)
-        # the same methods on banks of the other model (bench/locomo.py --embedding-model all-MiniLM-L6-v2
-        # --output bench/results/locomo_minilm.json): the embedding comparison
-        other = RESULTS / "locomo_minilm.json"
-        if other.exists():
-            tables["locomo models"] = locomo_models_table(locomo, json.loads(other.read_text()))
-    if (embeddings := found["embeddings"]) is not None:
-        summary["embeddings"] = embeddings["results"]
-        summary["meta"]["embeddings"] = embeddings["header"]
-        tables["embeddings"] = embeddings_table(embeddings)
-    if (latency := found["latency"]) is not None:
-        # a bank of a million units lives in a database of its own (latency.py --defer-index --output
-        # bench/results/latency_1m.json): its columns join the table when that file exists
-        million = RESULTS / "latency_1m.json"
-        if million.exists():
-            latency.update({k: v for k, v in json.loads(million.read_text()).items() if k.startswith("bench-latency-")})
-        summary["latency"] = {k: v for k, v in latency.items() if k != "header"}
-        summary["meta"]["latency"] = latency["header"]
-        tables["latency"] = latency_table(latency)
-    if (models := found["providers"]) is not None:
-        summary["providers"] = {k: v for k, v in models.items() if k != "header"}
-        summary["meta"]["providers"] = models["header"]
-        tables["providers"] = providers_table(models)
-    if (retain := found["retain"]) is not None:
-        summary["retain"] = {k: v for k, v in retain.items() if k != "header"}
-        summary["meta"]["retain"] = retain.get("header", "?")
-    if (consolidation := found["consolidate"]) is not None:
-        summary["consolidate"] = {k: v for k, v in consolidation.items() if k != "header"}
-        summary["meta"]["consolidate"] = consolidation["header"]
-        tables["consolidate"] = consolidate_table(consolidation)
-    if (temporal := found["temporal"]) is not None:
-        summary["temporal"] = {k: temporal[k] for k in ("cases", "pass", "ms", "first_ms")}
-        summary["meta"]["temporal"] = temporal["header"]
-        fill_tables(DOCS / "temporal.md", {"temporal pass": temporal_pass_table(temporal),
-                                           "temporal speed": temporal_speed_table(temporal)})  # fmt: skip
-    if (ablations := found["ablations"]) is not None:
-        summary["ablations"] = ablations["results"]
-        summary["meta"]["ablations"] = ablations["header"]
-        tables["ablations"] = ablations_table(ablations)
-    if (suite := found["agent_memory_test"]) is not None:
-        summary["agent_memory"] = {"test": suite["results"]}
-        summary["meta"]["agent_memory"] = suite["header"]
-        tables["agent memory"] = agent_memory_table(suite)
-    if (pairs := found["update_pairs"]) is not None:
-        summary["update_pairs"] = {k: v for k, v in pairs.items() if k != "header"}
-        summary["meta"]["update_pairs"] = pairs["header"]
-        tables["update pairs"] = update_pairs_table(pairs)
-    summary_path.write_text(json.dumps(summary, indent=1) + "\n")
-    print(f"written {summary_path}")
-    if tables:
-        fill_tables(DOCS / "benchmarks.md", tables)
-    if locomo is not None and latency is not None:
-        chart(locomo, latency, DOCS / "benchmarks.png")
+        if "locomo_minilm" in summary:  # the same methods on banks of MiniLM (bench/locomo.py --embedding-model)
+            tables["locomo models"] = locomo_models_table(summary["locomo"], summary["locomo_minilm"])
+    makers = {"embeddings": ("embeddings", embeddings_table), "latency": ("latency", latency_table),
+              "providers": ("providers", providers_table), "consolidate": ("consolidate", consolidate_table),
+              "ablations": ("ablations", ablations_table), "agent_memory_test": ("agent memory", agent_memory_table),
+              "update_pairs": ("update pairs", update_pairs_table)}  # fmt: skip
+    for key, (block, make) in makers.items():
+        if key in summary:
+            tables[block] = make(summary[key])
+    pages = {"benchmarks.md": tables}
+    if "temporal" in summary:
+        pages["temporal.md"] = {"temporal pass": temporal_pass_table(summary["temporal"]),
+                                "temporal speed": temporal_speed_table(summary["temporal"])}  # fmt: skip
+    return pages
 
 
-def _load(name: str) -> dict[str, Any] | None:
-    path = RESULTS / f"{name}.json"
-    if not path.exists():
-        print(f"{path} not found: run bench/{name}.py first; its part of docs/ is left as it was")
-        return None
-    return json.loads(path.read_text())
+def machine(header: str) -> str:
+    """Where a benchmark ran, as its header says, without the commit (docs/benchmarks.json keeps it)."""
+    return re.sub(r"^commit [0-9a-f]+, ", "", header)
 
 
 def locomo_table(run: dict[str, Any]) -> str:
@@ -241,7 +218,7 @@ def latency_table(latency: dict[str, Any]) -> str:
     banks = [k for k in latency if k.startswith("bench-latency-")]
     sizes = [f"{int(b.rsplit('-', 1)[1]):,}" for b in banks]
     lines = [
-        f"Measured at {latency['header']}.",
+        f"Measured on {machine(latency['header'])}.",
         "",
         "| ms | " + " | ".join(f"{s} median | p95" for s in sizes) + " |",
         "|---|" + "---|---|" * len(banks),
@@ -298,7 +275,7 @@ def temporal_speed_table(temporal: dict[str, Any]) -> str:
 
 def providers_table(models: dict[str, Any]) -> str:
     """Markdown: median and p95 per measurement of bench/providers.py."""
-    lines = [f"Measured at {models['header']}.", "",
+    lines = [f"Measured on {machine(models['header'])}.", "",
              f"On bank `{models['bank']}`; a database session that loaded MiniLM holds "
              f"{models['session_rss_mb']:.0f} MB resident.", "", "| ms | median | p95 | runs |",
              "|---|---|---|---|"]  # fmt: skip
@@ -337,6 +314,11 @@ def fill_tables(path: Path, tables: dict[str, str]) -> None:
 
 
 def chart(locomo: dict[str, Any], latency: dict[str, Any], out: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     modes = list(locomo["modes"])
     fig, axes = plt.subplots(1, len(modes) + 1, figsize=(6 * (len(modes) + 1), 5))
     groups = ["overall", *CATEGORIES]
@@ -379,7 +361,7 @@ def chart(locomo: dict[str, Any], latency: dict[str, Any], out: Path) -> None:
     right.set_ylabel("median ms")
     right.set_title("Recall latency without a cross-encoder")
     right.legend()
-    fig.suptitle(f"{locomo['header']}  |  latency: {latency['header']}", fontsize=8)
+    fig.suptitle(f"{machine(locomo['header'])}  |  latency: {machine(latency['header'])}", fontsize=8)
     fig.tight_layout()
     fig.savefig(out, dpi=100)
     print(f"written {out}")

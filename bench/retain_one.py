@@ -25,7 +25,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from _common import analyze, header
+from _common import analyze, header, write_results
 from retain import conversation
 
 import hindsight_pg
@@ -162,6 +162,16 @@ def main() -> None:
         print("database functions, self time per retain (mean ms over both paths):")
         for name, ms in sorted(per_call.items(), key=lambda x: -x[1])[:14]:
             print(f"  {name:<34}{ms:7.2f}")
+
+        def spread(values: list[float]) -> dict[str, float]:
+            ordered = sorted(values)
+            return {"median": statistics.median(ordered), "p90": ordered[int(0.9 * (len(ordered) - 1))]}
+
+        write_results("retain_one", header(conn), {
+            "load": os.getloadavg()[0], "units": units, "messages": args.n, "client_retain_ms": spread(driver),
+            "retain_text_ms": spread(sql), "driver_parts_median_ms": medians,
+            "functions_self_ms": dict(sorted(per_call.items(), key=lambda x: -x[1])[:14]),
+        })  # fmt: skip
     finally:
         if not args.keep:
             client.delete_bank(BANK)

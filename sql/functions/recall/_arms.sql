@@ -426,6 +426,10 @@ RETURNS hindsight._arm_hit[]
 LANGUAGE plpgsql
 SET citus.allow_nested_distributed_execution = on
 SET search_path FROM CURRENT
+-- the window's pool is planned for this bank and this window each call: a cached generic plan is the average
+-- bank's and window's, and read a large bank's month through the wrong index (100,000 units among 185,000 in 200
+-- banks: 68 ms a windowed query, 12 with its own plan; bench/latency.py)
+SET plan_cache_mode = force_custom_plan
 AS $$
 DECLARE
     entry_ids uuid[];
