@@ -112,7 +112,7 @@ CREATE TABLE hindsight.memory_links (
     PRIMARY KEY (bank_id, from_unit_id, to_unit_id, link_type)
     -- No foreign keys: retain writes about a hundred links per fact, and a per-row
     -- check of both ends cost 80 % of retain's time. Links are made by retain
-    -- between units it has just seen; a trigger on memory_units (sql/functions/_derived.sql)
+    -- between units it has just seen; a trigger on memory_units (sql/functions/common/_derived.sql)
     -- deletes the links of deleted units, set-based.
 );
 COMMENT ON TABLE hindsight.memory_links IS

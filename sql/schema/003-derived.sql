@@ -1,4 +1,4 @@
--- Derived data, kept exact by the statement-level triggers of sql/functions/_derived.sql
+-- Derived data, kept exact by the statement-level triggers of sql/functions/common/_derived.sql
 -- (which also says why a restore rebuilds it and why the triggers are right on Citus):
 --
 --   _bank_counts    per bank: memory units and their total keyword length

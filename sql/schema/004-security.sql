@@ -31,7 +31,7 @@ AS $$
 $$;
 COMMENT ON FUNCTION hindsight._privilege_level(text) IS 'read = 1 < write = 2 < admin = 3; NULL for anything else.';
 
--- The policies (sql/functions/access.sql) call hindsight._bank_access(bank_id, current_user,
+-- The policies (sql/functions/banks/access.sql) call hindsight._bank_access(bank_id, current_user,
 -- level) on every row: the C function asks hindsight._bank_level once per bank and statement.
 DO $$
 DECLARE

@@ -42,24 +42,24 @@ CREATE INDEX memory_units_embedding_idx
     ON hindsight.memory_units USING hnsw (embedding vector_cosine_ops);
 
 -- The models' PL/Python bodies take the provider config in hand, not the bank (recall reads the bank's config once:
--- sql/functions/providers.sql, hindsight._embed_with and hindsight._rerank_with).
+-- sql/functions/models/providers.sql, hindsight._embed_with and hindsight._rerank_with).
 DROP FUNCTION hindsight._embed(text, text[], text);
 DROP FUNCTION hindsight._rerank(text, text, text[]);
 
 -- The driver calls only public functions: the five its consolidation and reflect call are public
--- under names without the underscore (sql/functions/consolidate.sql, reflect.sql).
+-- under names without the underscore (sql/functions/reflect/consolidate.sql, reflect.sql).
 DROP FUNCTION hindsight._observation_facts(text, uuid);
 DROP FUNCTION hindsight._write_observation(text, uuid, text, uuid[], text);
 DROP FUNCTION hindsight._memory_source(text, text);
 DROP FUNCTION hindsight._nearest_mental_models(text, vector, int);
 DROP FUNCTION hindsight._store_mental_model(text, text, text, vector, uuid[]);
--- The keyword arm's ts_rank_cd helper says which backend it is (sql/functions/_arms.sql).
+-- The keyword arm's ts_rank_cd helper says which backend it is (sql/functions/recall/_arms.sql).
 DROP FUNCTION hindsight._keyword_arm(text, tsquery, text[], text[], text, int);
 
 -- Citus: the policies call the C function hindsight._bank_access (no subquery; Citus rejects
--- them on distributed tables), created with the new policies by sql/functions/access.sql; the
+-- them on distributed tables), created with the new policies by sql/functions/banks/access.sql; the
 -- old ones and the function their subqueries called go first. The triggers are replaced by
--- sql/functions/_derived.sql and banks.sql (CREATE OR REPLACE TRIGGER).
+-- sql/functions/common/_derived.sql and banks.sql (CREATE OR REPLACE TRIGGER).
 DO $$
 DECLARE
     p record;
@@ -274,7 +274,7 @@ COMMENT ON TABLE hindsight.entities IS
     'People, places, projects named in memories; one row per case-insensitive name per bank. parent_id: the '
     'entity this one is a version of ("PostgreSQL 11" of "PostgreSQL"; docs/retain.md).';
 
--- Knowledge updates: a newer unit that revises an older one supersedes it (sql/functions/_updates.sql).
+-- Knowledge updates: a newer unit that revises an older one supersedes it (sql/functions/retain/_link_updates.sql, recall/_updates_win.sql).
 ALTER TABLE hindsight.memory_units ADD COLUMN superseded_at timestamptz;
 COMMENT ON TABLE hindsight.memory_units IS
     'Memory units (facts). embedding: unit-length 384-dim vector of the bank''s embedding_model; embedding_next: '

@@ -47,7 +47,7 @@ BEGIN
     IF shard_count IS NULL OR shard_count < 1 THEN
         RAISE EXCEPTION 'shard_count must be >= 1, got %', shard_count USING ERRCODE = '22023';
     END IF;
-    -- The triggers (sql/functions/_derived.sql) keep to the bank's colocated shards, which is
+    -- The triggers (sql/functions/common/_derived.sql) keep to the bank's colocated shards, which is
     -- what Citus allows a trigger; it distributes a table with triggers only when told so.
     PERFORM set_config('citus.enable_unsafe_triggers', 'on', true);
     -- A database with banks: create_distributed_table copies each table's rows into its shards, and
