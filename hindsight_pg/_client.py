@@ -27,7 +27,7 @@ from hindsight_pl.pipeline import recall as recalling
 from hindsight_pl.pipeline import reembed as reembedding
 from hindsight_pl.pipeline import reflect as reflecting
 from hindsight_pl.pipeline import retain as retaining
-from hindsight_pl.pipeline.banks import KEPT_CONFIGS
+from hindsight_pl.pipeline.banks import bank_config, keep_config
 from hindsight_pl.providers import Embedder, LocalEmbedder, Reranker
 from hindsight_pl.reflect import ReflectResult
 from hindsight_pl.retain.extract import Extractor
@@ -99,23 +99,15 @@ class Client:
         :class:`BankNotFoundError`."""
         if bank_id not in self._configs:
             with _errors():
-                row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
-            self._keep(bank_id, row[0] if row else {})
+                keep_config(self._configs, bank_id, bank_config(PsycopgDatabase(self.conn), bank_id))
         return self._configs[bank_id]
-
-    def _keep(self, bank_id: str, config: Mapping[str, Any]) -> None:
-        """Keep ``config`` as the bank's (at most KEPT_CONFIGS banks: the oldest kept goes first)."""
-        self._configs.pop(bank_id, None)
-        if len(self._configs) >= KEPT_CONFIGS:
-            del self._configs[next(iter(self._configs))]
-        self._configs[bank_id] = config
 
     def embedder_for(self, bank_id: str) -> Embedder:
         """The embedder that makes ``bank_id``'s vectors (:meth:`embedder_of` its config). Raises
         :class:`BankNotFoundError` for an unknown bank and :class:`EmbeddingModelError` (see there)."""
         with _errors():
-            row = self.conn.execute("SELECT hindsight.bank_config(%s)", (bank_id,)).fetchone()
-        return self.embedder_of(bank_id, row[0] if row else {})
+            config = bank_config(PsycopgDatabase(self.conn), bank_id)
+        return self.embedder_of(bank_id, config)
 
     def embedder_of(self, bank_id: str, config: Mapping[str, Any]) -> Embedder:
         """The embedder that makes the vectors of a bank whose effective config is ``config``: the one given
@@ -332,7 +324,7 @@ class Client:
                 embedder_of_config=lambda config: self.embedder_of(bank_id, config), create_bank=create_bank,
                 config=self._configs.get(bank_id), progress=progress,
             )  # fmt: skip
-        self._keep(bank_id, stored.config)
+        keep_config(self._configs, bank_id, stored.config)
         document_ids = list(dict.fromkeys(r["document_id"] for r in stored.rows))
         unit_ids = [UUID(r["unit_id"]) for r in stored.rows if r["unit_id"] is not None]
         merged = [MergedFact(item, repeat, UUID(unit), reason, similarity)

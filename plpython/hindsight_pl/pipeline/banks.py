@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from .database import Database, json_of, one
@@ -14,6 +15,15 @@ BANK_CONFIG = "SELECT hindsight.bank_config($1::text) AS config"
 CONFIG_CHANGED = "HS412"
 # at most this many banks' configs kept per client (or per session in the database); the oldest kept goes first
 KEPT_CONFIGS = 1024
+
+
+def keep_config(kept: dict[Any, Mapping[str, Any]], key: Any, config: Mapping[str, Any]) -> None:
+    """Keep ``config`` under ``key`` in ``kept`` as the newest, at most :data:`KEPT_CONFIGS` entries (the oldest kept
+    goes first)."""
+    kept.pop(key, None)
+    if len(kept) >= KEPT_CONFIGS:
+        del kept[next(iter(kept))]
+    kept[key] = config
 
 
 def bank_config(db: Database, bank_id: str) -> dict[str, Any]:

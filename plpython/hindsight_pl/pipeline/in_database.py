@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .. import limits, providers
 from ..errors import HindsightPlError, ProviderError
 from ..recall import spreading
-from .banks import CONFIG_CHANGED, KEPT_CONFIGS
+from .banks import CONFIG_CHANGED, keep_config
 from .database import PlpyDatabase, sqlstate_of
 
 if TYPE_CHECKING:
@@ -174,9 +174,7 @@ def retain_text(
                 raise
             kept.pop(key, None)
             stored = store(None)
-        if key not in kept and len(kept) >= KEPT_CONFIGS:
-            del kept[next(iter(kept))]
-        kept[key] = stored.config
+        keep_config(kept, key, stored.config)
         return [(r["document_id"], r["unit_id"], json.dumps(r["merged"])) for r in stored.rows]
 
     return raised(plpy, step)
