@@ -59,6 +59,9 @@ CREATE INDEX memory_units_type_occurred_idx
 -- Retain's temporal links: a unit's nearest neighbours in time within its fact type.
 CREATE INDEX memory_units_type_effective_idx
     ON hindsight.memory_units (bank_id, fact_type, hindsight._effective_date(occurred_start, occurred_end, mentioned_at));
+-- The temporal arm's window read in date order, a slice at a time, when it holds many units.
+CREATE INDEX memory_units_effective_idx
+    ON hindsight.memory_units (bank_id, hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id);
 CREATE INDEX memory_units_mentioned_idx
     ON hindsight.memory_units (bank_id, mentioned_at);
 CREATE INDEX memory_units_document_idx

@@ -293,3 +293,10 @@ CREATE TYPE hindsight.memory AS (
 COMMENT ON TYPE hindsight.memory IS
     'One memory unit as hindsight.update_memory returns it: the columns of hindsight.memory_units a caller reads, '
     'and entities: the canonical names of the entities it mentions, in alphabetical order.';
+
+-- A graph hop reads at most graph_hop_entity_rows unit-entity rows, the rarest entities first: one more argument
+DROP FUNCTION hindsight._graph_expand(text, uuid[], uuid[], text[], text[], text, int, int, float8);
+
+-- The temporal arm reads a window that holds many units in date order, a slice at a time
+CREATE INDEX memory_units_effective_idx
+    ON hindsight.memory_units (bank_id, hindsight._effective_date(occurred_start, occurred_end, mentioned_at), id);

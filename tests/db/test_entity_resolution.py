@@ -198,7 +198,7 @@ def test_the_graph_arm_walks_from_an_entity_to_its_versions_and_back(db):
                                      fact("Falcon shipped.", ["Falcon"], axis=2)])  # fmt: skip
     expand = (
         "SELECT unit_id::text, shared_entities FROM hindsight._graph_expand('r', %s::uuid[], %s::uuid[], NULL, NULL,"
-        " 'any', 10, 10, 100)"
+        " 'any', 10, 10, 100, 2000)"
     )
     assert db.execute(expand, ([base], [base])).fetchall() == [(v11, 1)]
     assert db.execute(expand, ([v11], [v11])).fetchall() == [(base, 1)]

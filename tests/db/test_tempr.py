@@ -80,6 +80,26 @@ def test_common_entities_are_not_followed(db):
     assert ids  # the speaker's turns were not reached
 
 
+def test_a_hop_reads_its_budget_of_entity_rows_rarest_entities_first(db):
+    bank(db, "h", graph_common_entity_min_units=100, **NO_LINKS)
+    seed, *rest = put(db, "h", [unit("Seed.", vec(d0=1), entities=["Rare", "Mid", "Wide"])]
+                      + [unit(f"Rare {i}.", vec(d1=1, d2=i), entities=["Rare"]) for i in range(2)]
+                      + [unit(f"Mid {i}.", vec(d1=1, d3=i), entities=["Mid"]) for i in range(3)]
+                      + [unit(f"Wide {i}.", vec(d1=1, d4=i), entities=["Wide"]) for i in range(5)])  # fmt: skip
+    rare, mid, wide = rest[:2], rest[2:5], rest[5:]
+    expand = ("SELECT unit_id::text FROM hindsight._graph_expand('h', %s::uuid[], %s::uuid[], NULL, NULL, 'any', 10,"
+              " 2, 100, %s)")  # fmt: skip
+    # mention counts (the seed included) 3, 4, 6; each entity may read entity_fanout (2): the budget of 3 rows goes
+    # to Rare (2), then 1 to Mid, none to Wide; an entity's units come in id order
+    assert {r[0] for r in db.execute(expand, ([seed], [seed], 3)).fetchall()} == {*rare, min(mid)}
+    assert {r[0] for r in db.execute(expand, ([seed], [seed], 1000)).fetchall()} == {
+        *rare, *sorted(mid)[:2], *sorted(wide)[:2]}  # fmt: skip
+    # the config's budget reaches the arm: a hop of 1 row follows the rarest entity only
+    db.execute("SELECT hindsight.configure_bank('h', '{\"graph_hop_entity_rows\": 1, \"graph_max_hops\": 1}')")
+    doc = recall_json(db, "h", "zzzz", vec(d0=1), trace=True, arms=["graph"])
+    assert [h["id"] for h in doc["trace"]["arms"]["graph"]["hits"]] == [min(rare)]
+
+
 def test_multi_hop_scenario_finds_the_outage_through_the_graph(client, db):
     client.create_bank("ops")
     client.retain("ops", "Alice is the tech lead on Project Atlas.", entities=["Alice", "Project Atlas"])
@@ -187,6 +207,27 @@ def test_coverage_takes_entry_points_round_robin_over_the_window(db):
     # window midpoint 2024-01-05 00:00, half-length 4 days: noon of the 4th is 0.5 days away
     assert proximity[sparse[0]] == pytest.approx(1 - 0.5 / 4)
     assert proximity[dense[0]] == pytest.approx(1 - 3.5 / 4)
+
+
+def test_a_window_past_the_scan_budget_is_read_in_date_order_a_slice_at_a_time(db):
+    # one bucket: 8 slices of the 8-day window, a day each; five units a day, at 00:00, 01:00, ... 04:00
+    bank(db, "w", temporal_buckets=1, temporal_pool_size=100, temporal_entry_points=100, **NO_LINKS)
+    ids = put(db, "w", [unit(f"Day {d} hour {h}.", vec(d0=1, **{f"d{1 + d * 5 + h}": 0.5}),
+                             mentioned_at=f"2024-01-{d + 1:02d}T{h:02d}:00:00Z") for d in range(8) for h in range(5)])
+    put(db, "w", [unit("A later note.", vec(d50=1), mentioned_at="2024-02-01T12:00:00Z")])  # the window is not all
+    at = {(d, h): ids[d * 5 + h] for d in range(8) for h in range(5)}
+    window = "[2024-01-01 00:00Z, 2024-01-09 00:00Z)"
+
+    def hits():
+        doc = recall_json(db, "w", "zzzz", vec(d0=1), trace=True, arms=["temporal"], temporal_window=window)
+        return {h["id"] for h in doc["trace"]["arms"]["temporal"]["hits"]}
+
+    assert hits() == set(ids)  # 40 dated units, within the default budget (1000): the window is read whole
+    db.execute("SELECT hindsight.configure_bank('w', '{\"temporal_scan_budget\": 40}')")
+    assert hits() == set(ids)  # exactly at the budget: still whole
+    db.execute("SELECT hindsight.configure_bank('w', '{\"temporal_scan_budget\": 16}')")
+    # past it: each day's slice gives its ceil(16 / 8) = 2 earliest units
+    assert hits() == {at[d, h] for d in range(8) for h in (0, 1)}
 
 
 def test_spreading_follows_a_causal_link_out_of_the_window(db):

@@ -20,12 +20,14 @@ AS $$
         "graph_seed_limit": 20,
         "graph_seed_min_similarity": 0.79,
         "graph_entity_fanout": 200,
+        "graph_hop_entity_rows": 2000,
         "graph_common_entity_share": 0.1,
         "graph_common_entity_min_units": 20,
         "graph_semantic_floor": 0.79,
         "graph_max_hops": 2,
         "graph_hop_decay": 0.5,
         "temporal_pool_size": 60,
+        "temporal_scan_budget": 1000,
         "temporal_min_similarity": 0.74,
         "temporal_buckets": 8,
         "temporal_entry_points": 10,
@@ -91,7 +93,7 @@ DECLARE
     expected text;
     bad text;
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
-        'graph_entity_fanout', 'graph_max_hops', 'temporal_pool_size', 'temporal_buckets', 'temporal_entry_points',
+        'graph_entity_fanout', 'graph_hop_entity_rows', 'graph_max_hops', 'temporal_pool_size', 'temporal_scan_budget', 'temporal_buckets', 'temporal_entry_points',
         'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms', 'window_reach',
         'update_reach'];
     count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k', 'update_candidates'];  -- 0: off

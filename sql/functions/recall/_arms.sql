@@ -221,7 +221,8 @@ CREATE OR REPLACE FUNCTION hindsight._graph_expand(
     tags_match text,
     recall_budget int,
     entity_fanout int,
-    max_entity_units float8
+    max_entity_units float8,
+    hop_entity_rows int
 )
 RETURNS TABLE (unit_id uuid, shared_entities int, semantic_weight float8, causal_weight float8)
 LANGUAGE plpgsql STABLE
@@ -235,6 +236,9 @@ BEGIN
     -- weight), outgoing causal links (highest weight). An entity linked to more
     -- than max_entity_units units is common (a speaker on every turn, the user
     -- in every fact) and is not evidence of anything: it is not followed.
+    -- The hop reads at most hop_entity_rows unit-entity rows in all, spent on the rarest entities
+    -- first (fewest units: the most telling shared entity), each up to entity_fanout; the last one
+    -- taken gets what is left. The hop's cost is bounded by that budget, not by the bank.
     RETURN QUERY
         WITH direct AS (
             SELECT DISTINCT ue.entity_id, en.parent_id
@@ -243,22 +247,31 @@ BEGIN
             WHERE ue.bank_id = _graph_expand.bank_id AND ue.unit_id = ANY (from_ids)
         ),
         seed_entities AS (  -- the seeds' entities, their parents and their versions ("PostgreSQL" <-> "PostgreSQL 11")
-            SELECT en.id AS entity_id
+            SELECT en.id AS entity_id, en.mention_count
             FROM hindsight.entities en
             WHERE en.bank_id = _graph_expand.bank_id AND en.mention_count <= max_entity_units
               AND (en.id IN (SELECT d.entity_id FROM direct d) OR en.id IN (SELECT d.parent_id FROM direct d)
                    OR en.parent_id IN (SELECT d.entity_id FROM direct d))
         ),
+        budgeted AS (  -- rows each entity may read: rarest first, until hop_entity_rows are spent
+            SELECT b.entity_id, least(entity_fanout::bigint, hop_entity_rows - b.spent) AS take
+            FROM (SELECT e.entity_id,
+                         coalesce(sum(least(e.mention_count, entity_fanout)) OVER (
+                             ORDER BY e.mention_count, e.entity_id ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING),
+                             0) AS spent
+                  FROM seed_entities e) b
+            WHERE b.spent < hop_entity_rows
+        ),
         by_entity AS (
             -- each entity lists a unit once, so count(*) counts distinct shared entities
             SELECT x.unit_id, count(*)::int AS shared
-            FROM seed_entities e
+            FROM budgeted e
             CROSS JOIN LATERAL (
                 SELECT ue.unit_id FROM hindsight.unit_entities ue
                 WHERE ue.bank_id = _graph_expand.bank_id AND ue.entity_id = e.entity_id
                   AND ue.unit_id NOT IN (SELECT unnest(exclude_ids))  -- one hash, not a scan of the array per row
                 ORDER BY ue.unit_id
-                LIMIT entity_fanout) x
+                LIMIT e.take) x
             GROUP BY x.unit_id
         ),
         entity_hits AS (
@@ -311,11 +324,12 @@ BEGIN
         FULL JOIN causal_hits c USING (unit_id);
 END
 $$;
-COMMENT ON FUNCTION hindsight._graph_expand(text, uuid[], uuid[], text[], text[], text, int, int, float8) IS
+COMMENT ON FUNCTION hindsight._graph_expand(text, uuid[], uuid[], text[], text[], text, int, int, float8, int) IS
     'One hop of the graph arm from from_ids (excluding exclude_ids): per reached unit, the number of distinct '
     'entities it shares with from_ids, its highest semantic link weight (either direction) and its highest '
     'outgoing causal link weight (causes, caused_by, enables, prevents). Each way keeps recall_budget units. '
-    'Entities linked to more than max_entity_units units are not followed.';
+    'Entities linked to more than max_entity_units units are not followed; the entities followed read at most '
+    'entity_fanout units each and hop_entity_rows in all, the rarest entities first.';
 
 CREATE OR REPLACE FUNCTION hindsight._graph_arm(
     bank_id text,
@@ -380,7 +394,8 @@ BEGIN
                                     WHERE u.bank_id = _graph_arm.bank_id AND u.id = g.unit_id) END AS similarity,
                      g.shared_entities, g.causal_weight
               FROM hindsight._graph_expand(bank_id, frontier, seeds || found_ids, types, tags, tags_match, recall_budget,
-                                           (config->>'graph_entity_fanout')::int, max_entity_units) g) x
+                                           (config->>'graph_entity_fanout')::int, max_entity_units,
+                                           (config->>'graph_hop_entity_rows')::int) g) x
         WHERE x.shared_entities > 0 OR x.causal_weight > 0
            OR (query_embedding IS NOT NULL AND x.similarity >= floor_similarity);
         found_ids := found_ids || step_ids;
@@ -409,7 +424,8 @@ COMMENT ON FUNCTION hindsight._graph_arm(text, vector, hindsight._arm_hit[], tex
     'graph_hop_decay (0.5) per hop. Candidates need evidence: a '
     'shared entity, a causal link, or cosine to the query >= graph_semantic_floor (0.79; MiniLM 0.3). Entities linked to more '
     'than max(graph_common_entity_min_units (20), graph_common_entity_share (0.1) * bank units) units are not '
-    'followed. Ranked by activation, '
+    'followed; a hop reads at most graph_hop_entity_rows (2000) unit-entity rows, the rarest entities first. '
+    'Ranked by activation, '
     'ties by cosine to the query, LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._temporal_arm(
@@ -436,7 +452,27 @@ DECLARE
     entry_scores float8[];
     buckets int := (config->>'temporal_buckets')::int;
     window_seconds float8 := extract(epoch FROM upper(temporal_window) - lower(temporal_window));
+    scan_budget int := (config->>'temporal_scan_budget')::int;
+    slices int := 8 * (config->>'temporal_buckets')::int;
+    -- the window's first and last instants (a bound it excludes is one microsecond in)
+    first_at timestamptz := lower(temporal_window) + CASE WHEN lower_inc(temporal_window) THEN interval '0'
+                                                          ELSE interval '1 microsecond' END;
+    last_at timestamptz := upper(temporal_window) - CASE WHEN upper_inc(temporal_window) THEN interval '0'
+                                                         ELSE interval '1 microsecond' END;
+    sampled bool;
 BEGIN
+    -- A window whose units' dates fit in temporal_scan_budget is read whole. A larger one is read
+    -- through memory_units_effective_idx in date order: 8 * temporal_buckets equal slices, each cut
+    -- at ceil(temporal_scan_budget / slices) units (the earliest of the slice), so that the pool's
+    -- cost is bounded by the budget, not by how much of the bank the window holds. The count reads
+    -- that index alone and stops at the budget.
+    sampled := (SELECT count(*) FROM (
+                    SELECT FROM hindsight.memory_units u
+                    WHERE u.bank_id = _temporal_arm.bank_id
+                      AND hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)
+                          BETWEEN first_at AND last_at
+                    ORDER BY hindsight._effective_date(u.occurred_start, u.occurred_end, u.mentioned_at)
+                    LIMIT scan_budget + 1) x) > scan_budget;
     -- Pool: units whose time overlaps the window (their occurred range overlaps
     -- it, or mentioned_at / occurred_start / occurred_end falls in it), with
     -- cosine similarity >= temporal_min_similarity, best first, at most
@@ -448,10 +484,28 @@ BEGIN
         SELECT u.id, u.occurred_start, u.occurred_end, u.mentioned_at,
                CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END AS similarity
         FROM hindsight.memory_units u
-        WHERE u.bank_id = _temporal_arm.bank_id
+        WHERE NOT sampled AND u.bank_id = _temporal_arm.bank_id
           AND hindsight._time_span(u.occurred_start, u.occurred_end, u.mentioned_at) && temporal_window
           AND (types IS NULL OR u.fact_type = ANY (types))
           AND hindsight._tags_match(u.tags, _temporal_arm.tags, tags_match)
+        UNION ALL
+        SELECT u.id, u.occurred_start, u.occurred_end, u.mentioned_at,
+               CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END
+        FROM (SELECT first_at + extract(epoch FROM last_at - first_at) * k / slices * interval '1 second' AS first,
+                     CASE WHEN k = slices - 1 THEN last_at
+                          ELSE first_at + extract(epoch FROM last_at - first_at) * (k + 1) / slices * interval '1 second'
+                               - interval '1 microsecond' END AS last
+              FROM generate_series(0, slices - 1) k
+              WHERE sampled) s
+        CROSS JOIN LATERAL (
+            SELECT v.id, v.occurred_start, v.occurred_end, v.mentioned_at, v.embedding
+            FROM hindsight.memory_units v
+            WHERE v.bank_id = _temporal_arm.bank_id
+              AND hindsight._effective_date(v.occurred_start, v.occurred_end, v.mentioned_at) BETWEEN s.first AND s.last
+              AND (types IS NULL OR v.fact_type = ANY (types))
+              AND hindsight._tags_match(v.tags, _temporal_arm.tags, tags_match)
+            ORDER BY hindsight._effective_date(v.occurred_start, v.occurred_end, v.mentioned_at), v.id
+            LIMIT ceil(scan_budget::float8 / slices)::int) u
     ),
     pool AS (
         SELECT w.id, w.similarity,
@@ -497,7 +551,9 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._temporal_arm(text, vector, tstzrange, text[], text[], text, int, jsonb) IS
     'Temporal arm (Hindsight TEMPR): a pool of units overlapping the window (cosine >= temporal_min_similarity '
-    '(0.74; MiniLM 0.1), the best temporal_pool_size (60)), entry points chosen round-robin over temporal_buckets (8) '
+    '(0.74; MiniLM 0.1), the best temporal_pool_size (60); a window holding more than temporal_scan_budget (1000) '
+    'dated units is read in date order from 8 * temporal_buckets equal slices, the earliest '
+    'ceil(temporal_scan_budget / slices) of each), entry points chosen round-robin over temporal_buckets (8) '
     'equal slices of the window (up to temporal_entry_points (10), scored by proximity), then '
     'spreading along temporal and causal links (hindsight._temporal_spread). Ranked the window''s units first, then '
     'by score; LIMIT recall_budget.';
