@@ -10,8 +10,8 @@ hours. Then, per bank and over the same queries (a third of them with a time win
   high (median, p95), with the default keyword backend (bm25) and with native (ts_rank_cd);
 - a bare kNN query (ORDER BY embedding <=> q LIMIT 10, and LIMIT 300 at ef_search 300): the baseline; it
   filters the shared HNSW index's nearest by bank, so for a bank that is a small share of the table it returns
-  fewer than 300 rows (the count is printed), and the exact kNN of the bank (its own 300 nearest, index scans
-  off) is measured beside it;
+  fewer than 300 rows (the count is printed); the bank's own 300 nearest are measured beside it, exactly (index
+  scans off) and through the index's iterative scan (strict order), and recall is compared with the faster;
 - each keyword arm alone;
 - milliseconds per phase from the trace (median);
 - throughput: --sessions (8) concurrent sessions, each its own connection, running recall mid (or the bare kNN
@@ -303,6 +303,13 @@ def main() -> None:
                 "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 300",
                 (bank, emb)))  # fmt: skip
             conn.execute("RESET enable_indexscan")
+            conn.execute("SET hnsw.ef_search = 300")
+            conn.execute("SET hnsw.iterative_scan = strict_order")
+            rows.setdefault("HNSW kNN of the bank, iterative, LIMIT 300", []).append(timed(conn,
+                "SELECT id FROM hindsight.memory_units WHERE bank_id = %s ORDER BY embedding <=> %s LIMIT 300",
+                (bank, emb)))  # fmt: skip
+            conn.execute("RESET hnsw.iterative_scan")
+            conn.execute("RESET hnsw.ef_search")
             rows.setdefault("keyword arm alone, native (ts_rank_cd, 300)", []).append(timed(conn,
                 "SELECT hindsight._native_keyword_arm(%s, hindsight._keyword_query(%s, 'english'),"
                 " NULL, NULL, 'any', 300)",
@@ -326,14 +333,18 @@ def main() -> None:
         ratio = statistics.median(rows["recall mid (bm25, default)"]) / statistics.median(
             rows["bare kNN LIMIT 300, ef_search 300"]
         )
-        exact_ratio = statistics.median(rows["recall mid (bm25, default)"]) / statistics.median(
-            rows["exact kNN of the bank, LIMIT 300"]
+        # the bank's own 300 nearest as fast as pgvector gives them: exact for a bank that is a small share of the
+        # table, the iterative HNSW scan for a large one
+        full_knn = min(
+            statistics.median(rows["exact kNN of the bank, LIMIT 300"]),
+            statistics.median(rows["HNSW kNN of the bank, iterative, LIMIT 300"]),
         )
+        full_ratio = statistics.median(rows["recall mid (bm25, default)"]) / full_knn
         print(
             f"{'recall mid (default) / bare kNN LIMIT 300':<40}{ratio:7.1f}x"
             f"   (that kNN returns {statistics.median(returned):.0f} rows, median)"
         )
-        print(f"{'recall mid (default) / exact kNN 300':<40}{exact_ratio:7.1f}x")
+        print(f"{'recall mid (default) / full kNN 300':<40}{full_ratio:7.1f}x   (the faster of exact and iterative)")
         print("phases of recall mid, default backend (trace, median ms):")
         for name, values in phases.items():
             print(f"  {name:<38}{statistics.median(values):7.2f}")
@@ -367,7 +378,7 @@ def main() -> None:
             },
             "ratio_mid_to_knn300": ratio,
             "knn300_rows_returned_median": statistics.median(returned),
-            "ratio_mid_to_exact_knn300": exact_ratio,
+            "ratio_mid_to_full_knn300": full_ratio,
             "throughput": {"sessions": args.sessions, "seconds": args.seconds, **flows},
             "phases_median_ms": {k: statistics.median(v) for k, v in phases.items()},
         }

@@ -29,6 +29,8 @@ MAIN_METHODS = ["full", "semantic", "keyword", "graph", "temporal", "semantic+ke
 LATENCY_ROWS = [
     "bare kNN LIMIT 10",
     "bare kNN LIMIT 300, ef_search 300",
+    "exact kNN of the bank, LIMIT 300",
+    "HNSW kNN of the bank, iterative, LIMIT 300",
     "keyword arm alone, native (ts_rank_cd, 300)",
     "keyword arm alone, bm25 (300)",
     "recall low (bm25, default)",
@@ -232,6 +234,17 @@ def latency_table(latency: dict[str, Any]) -> str:
         + " | ".join(f"{latency[b]['ratio_mid_to_knn300']:.1f}× | " for b in banks)
         + " |"
     )
+    if all("knn300_rows_returned_median" in latency[b] for b in banks):
+        lines.append(
+            "| rows the bare kNN LIMIT 300 returns (median) | "
+            + " | ".join(f"{latency[b]['knn300_rows_returned_median']:.0f} | " for b in banks)
+            + " |"
+        )
+        lines.append(
+            "| recall mid (default) / the bank's full kNN 300 (the faster of the two) | "
+            + " | ".join(f"{latency[b]['ratio_mid_to_full_knn300']:.1f}× | " for b in banks)
+            + " |"
+        )
     lines += ["", "Phases of a mid recall (trace, medians, ms, default backend):", ""]
     lines += ["| phase | " + " | ".join(sizes) + " |", "|---|" + "---|" * len(banks)]
     for phase in latency[banks[0]]["phases_median_ms"]:
