@@ -212,10 +212,11 @@ def test_coverage_takes_entry_points_round_robin_over_the_window(db):
 def test_a_window_past_the_scan_budget_is_read_in_date_order_a_slice_at_a_time(db):
     # one bucket: 8 slices of the 8-day window, a day each; five units a day, at 00:00, 01:00, ... 04:00
     bank(db, "w", temporal_buckets=1, temporal_pool_size=100, temporal_entry_points=100, **NO_LINKS)
+    hours = [(d, h) for d in range(8) for h in range(5)]
     ids = put(db, "w", [unit(f"Day {d} hour {h}.", vec(d0=1, **{f"d{1 + d * 5 + h}": 0.5}),
-                             mentioned_at=f"2024-01-{d + 1:02d}T{h:02d}:00:00Z") for d in range(8) for h in range(5)])
+                             mentioned_at=f"2024-01-{d + 1:02d}T{h:02d}:00:00Z") for d, h in hours])  # fmt: skip
     put(db, "w", [unit("A later note.", vec(d50=1), mentioned_at="2024-02-01T12:00:00Z")])  # the window is not all
-    at = {(d, h): ids[d * 5 + h] for d in range(8) for h in range(5)}
+    at = dict(zip(hours, ids, strict=True))
     window = "[2024-01-01 00:00Z, 2024-01-09 00:00Z)"
 
     def hits():
