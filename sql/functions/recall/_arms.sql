@@ -459,6 +459,7 @@ DECLARE
                                                           ELSE interval '1 microsecond' END;
     last_at timestamptz := upper(temporal_window) - CASE WHEN upper_inc(temporal_window) THEN interval '0'
                                                          ELSE interval '1 microsecond' END;
+    slice_seconds float8 := extract(epoch FROM last_at - first_at) / slices;
     sampled bool;
 BEGIN
     -- A window whose units' dates fit in temporal_scan_budget is read whole. A larger one is read
@@ -491,10 +492,10 @@ BEGIN
         UNION ALL
         SELECT u.id, u.occurred_start, u.occurred_end, u.mentioned_at,
                CASE WHEN query_embedding IS NULL THEN 0.0 ELSE 1 - (u.embedding <=> query_embedding) END
-        FROM (SELECT first_at + extract(epoch FROM last_at - first_at) * k / slices * interval '1 second' AS first,
+        FROM (SELECT first_at + slice_seconds * k * interval '1 second' AS first,
                      CASE WHEN k = slices - 1 THEN last_at
-                          ELSE first_at + extract(epoch FROM last_at - first_at) * (k + 1) / slices * interval '1 second'
-                               - interval '1 microsecond' END AS last
+                          ELSE first_at + slice_seconds * (k + 1) * interval '1 second' - interval '1 microsecond' END
+                         AS last
               FROM generate_series(0, slices - 1) k
               WHERE sampled) s
         CROSS JOIN LATERAL (
