@@ -11,6 +11,16 @@ vectors and words) and a second database holding one of the 2,000-unit banks alo
 5. a bank crossing hnsw_min_units while 4 sessions retain into other banks: their slowest retain;
 6. load: 8 sessions mixing retain and recall on 50 banks for 60 s: retains/s, recalls/s, p50/p95, errors.
 
+With --million, instead: a database of 1,000,000 units over 1,000 banks of mixed sizes (one of 100,000, nine of
+30,000, ninety of 5,000, one of 1,000, 299 of 500, 600 of 10 to 90), and two more holding its 1,000-unit and its
+100,000-unit bank alone (built once, about 40 minutes on 2 cores, most of it the shared HNSW index over a million
+random vectors), then:
+
+7. recall p50 / p95 in the 1,000-unit bank and in the 100,000-unit bank, among the million and alone (turn by
+   turn, 3 x 200 queries);
+8. retain p50 / p95: 4 sessions retaining one unit at a time into a new small bank for --seconds, in the million
+   database and in the 1,000-unit bank's own database.
+
 Everything runs against the embedded server (or --dsn); the databases are kept for the next run.
 """
 
@@ -34,6 +44,15 @@ import hindsight_pg
 BIG_DB = "hindsight_bench_banks"
 ALONE_DB = "hindsight_bench_alone"
 SMALL, SMALL_UNITS, LARGE, LARGE_UNITS = 4900, 20, 100, 2000
+MILLION_DB = "hindsight_bench_million"
+# 1,000 banks, 1,000,446 units: (name, units)
+MILLION_BANKS = (
+    [("m-100000", 100_000), ("m-1000", 1_000)]
+    + [(f"m-30000-{i}", 30_000) for i in range(9)]
+    + [(f"m-5000-{i}", 5_000) for i in range(90)]
+    + [(f"m-500-{i}", 500) for i in range(299)]
+    + [(f"m-tiny-{i}", 10 + i * 7 % 81) for i in range(600)]
+)
 WORDS = ("garden tulip oslo budget meeting flight ticket room report review launch sensor lab client "
          "invoice travel dentist piano recipe hiking server backup deadline").split()  # fmt: skip
 
@@ -53,21 +72,40 @@ def text_sql(n: str, b: str) -> str:
     return f"'note ' || {n} || ' of ' || {b} || ': ' || " + " || ' ' || ".join(picks)
 
 
-def fill(conn: psycopg.Connection[Any], banks: list[tuple[str, int]]) -> None:
-    """Banks and their units straight into the tables (the triggers keep the statistics)."""
+def fill(conn: psycopg.Connection[Any], pieces: list[tuple[str, int, int]]) -> None:
+    """Banks and their units ``first``..``last`` of each piece (bank, first, last) straight into the tables (the
+    triggers keep the statistics)."""
     conn.execute(
         "INSERT INTO hindsight.banks (bank_id) SELECT unnest(%s::text[]) ON CONFLICT DO NOTHING",
-        ([b for b, _ in banks],),
+        (sorted({b for b, _, _ in pieces}),),
     )
     conn.execute(
         f"""INSERT INTO hindsight.memory_units (bank_id, text, embedding, mentioned_at, token_count, search_vector)
             SELECT s.b, {text_sql("s.n", "s.b")}, {vector_sql("s.n")},
                    timestamptz '2025-01-01' + s.n * interval '1 hour', 12,
                    hindsight._search_vector({text_sql("s.n", "s.b")}, 'english')
-            FROM (SELECT b.bank_id AS b, g AS n FROM unnest(%s::text[], %s::int[]) AS b(bank_id, size),
-                  generate_series(1, b.size) g) s""",
-        ([b for b, _ in banks], [n for _, n in banks]),
+            FROM (SELECT b.bank_id AS b, g AS n
+                  FROM unnest(%s::text[], %s::int[], %s::int[]) AS b(bank_id, first, last),
+                       generate_series(b.first, b.last) g) s""",
+        ([b for b, _, _ in pieces], [f for _, f, _ in pieces], [t for _, _, t in pieces]),
     )
+
+
+def pieces_of(banks: list[tuple[str, int]], most: int = 20_000) -> list[list[tuple[str, int, int]]]:
+    """``banks`` (name, units) cut into statements of at most ``most`` units (a trigger holds a statement's rows)."""
+    statements: list[list[tuple[str, int, int]]] = [[]]
+    room = most
+    for bank, size in banks:
+        first = 1
+        while first <= size:
+            if room == 0:
+                statements.append([])
+                room = most
+            last = min(size, first + room - 1)
+            statements[-1].append((bank, first, last))
+            room -= last - first + 1
+            first = last + 1
+    return statements
 
 
 def database(admin_dsn: str, name: str, banks: list[tuple[str, int]], rebuild: bool = False) -> str:
@@ -88,12 +126,13 @@ def database(admin_dsn: str, name: str, banks: list[tuple[str, int]], rebuild: b
         # the shared index is built once over the loaded rows (faster than unit by unit), under its own name
         conn.execute("DROP INDEX hindsight.memory_units_embedding_idx")
         started = time.perf_counter()
-        for start in range(0, len(banks), 500):
-            fill(conn, banks[start : start + 500])
-            print(f"\r  {name}: {start + 500:,}/{len(banks):,} banks loaded", end="", file=sys.stderr)
+        statements = pieces_of(banks)
+        for done, pieces in enumerate(statements, 1):
+            fill(conn, pieces)
+            print(f"\r  {name}: {done:,}/{len(statements):,} statements loaded", end="", file=sys.stderr)
         print(f" in {time.perf_counter() - started:.0f} s", file=sys.stderr)
         started = time.perf_counter()
-        conn.execute("SET maintenance_work_mem = '2GB'")
+        conn.execute("SET maintenance_work_mem = '4GB'")  # a million vectors' graph fits
         conn.execute("CREATE INDEX memory_units_embedding_idx ON hindsight.memory_units"
                      " USING hnsw (embedding vector_cosine_ops)")  # fmt: skip
         print(f"  {name}: shared HNSW index built in {time.perf_counter() - started:.0f} s", file=sys.stderr)
@@ -335,6 +374,42 @@ def crossing(dsn: str, small: list[str]) -> dict[str, Any]:
             "crossing_bank_path": path, "crossing_batches_s": [round(t, 2) for t in grower_times]}  # fmt: skip
 
 
+def million(admin_dsn: str, seconds: float, rebuild: bool) -> dict[str, Any]:
+    """Sections 7 and 8: one bank among a million units in 1,000 banks against the same bank alone."""
+    big = database(admin_dsn, MILLION_DB, MILLION_BANKS, rebuild)
+    out: dict[str, Any] = {"banks": len(MILLION_BANKS), "units": sum(n for _, n in MILLION_BANKS)}
+    qs = queries(200, random.Random(11))
+    for bank, size in (("m-1000", 1_000), ("m-100000", 100_000)):
+        alone = database(admin_dsn, f"hindsight_bench_alone_{size}", [(bank, size)], rebuild)
+        paths = {}
+        for name, dsn in (("among", big), ("alone", alone)):
+            with psycopg.connect(dsn, autocommit=True) as conn:
+                paths[name] = conn.execute("SELECT hindsight._semantic_path(%s)", (bank,)).fetchone()[0]
+        among, by_itself = timed_recalls([big, alone], bank, qs)
+        out[f"recall_{size}_unit_bank"] = {
+            "among_million": {"p50_ms": round(pct(among, 0.5), 2), "p95_ms": round(pct(among, 0.95), 2)},
+            "alone": {"p50_ms": round(pct(by_itself, 0.5), 2), "p95_ms": round(pct(by_itself, 0.95), 2)},
+            "ratio_p50": round(pct(among, 0.5) / pct(by_itself, 0.5), 2),
+            "semantic_path": paths,
+        }
+        print(f"recall in the {size:,}-unit bank:", json.dumps(out[f"recall_{size}_unit_bank"]))
+    for name, dsn in (("among_million", big), ("alone", database(admin_dsn, "hindsight_bench_alone_1000",
+                                                                  [("m-1000", 1_000)]))):  # fmt: skip
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("SELECT hindsight.delete_bank('retain-probe')")
+            conn.execute("SELECT hindsight.create_bank('retain-probe')")
+
+        def retain(conn: psycopg.Connection[Any], r: random.Random) -> str:
+            retain_one(conn, "retain-probe", r)
+            return "retain"
+
+        out.setdefault("retain_small_bank", {})[name] = sessions(dsn, 4, seconds, retain)
+        with psycopg.connect(dsn, autocommit=True) as conn:
+            conn.execute("SELECT hindsight.delete_bank('retain-probe')")
+        print(f"retain into a new bank, 4 sessions, {name}:", json.dumps(out["retain_small_bank"][name]))
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__ + "\nA first run takes about 15 minutes (it builds the two databases, "
@@ -349,11 +424,21 @@ def main() -> None:
     parser.add_argument("--rebuild", action="store_true",
                         help="build the databases again (after a change to the extension's functions)")  # fmt: skip
     parser.add_argument("--skip-design", action="store_true", help="skip the design comparison (1,500 partial indexes)")
+    parser.add_argument("--million", action="store_true",
+                        help="sections 7 and 8 only: a million units over 1,000 banks (writes many_banks_million.json"
+                        " unless --out)")  # fmt: skip
     args = parser.parse_args()
     admin_dsn = args.dsn or hindsight_pg.EmbeddedServer().ensure_running()
     with psycopg.connect(admin_dsn) as conn:
         print(header(conn))
         max_locks = conn.execute("SHOW max_locks_per_transaction").fetchone()[0]
+    if args.million:
+        figures = million(admin_dsn, args.seconds, args.rebuild)
+        out = args.out if args.out != parser.get_default("out") else "bench/results/many_banks_million.json"
+        with open(out, "w") as f:
+            json.dump({"header": header(psycopg.connect(admin_dsn)), **figures}, f, indent=2)
+        print(f"wrote {out}")
+        return
     rng = random.Random(1)
     small = [f"small-{i}" for i in range(SMALL)]
     large = [f"large-{i}" for i in range(LARGE)]

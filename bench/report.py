@@ -23,7 +23,7 @@ RESULTS = BENCH / "results"
 DOCS = Path("docs")
 SUMMARY = DOCS / "benchmarks.json"
 # results files named otherwise than their script: each a key of docs/benchmarks.json too
-OTHER_RESULTS = ("agent_memory_test", "locomo_minilm")
+OTHER_RESULTS = ("agent_memory_test", "locomo_minilm", "many_banks_million")
 CATEGORIES = ["multi-hop", "temporal", "open-domain", "single-hop"]
 MAIN_METHODS = ["full", "semantic", "keyword", "graph", "temporal", "semantic+keyword"]
 LATENCY_ROWS = [
@@ -85,7 +85,8 @@ def render(summary: dict[str, Any]) -> dict[str, dict[str, str]]:
     makers = {"embeddings": ("embeddings", embeddings_table), "latency": ("latency", latency_table),
               "providers": ("providers", providers_table), "consolidate": ("consolidate", consolidate_table),
               "ablations": ("ablations", ablations_table), "agent_memory_test": ("agent memory", agent_memory_table),
-              "update_pairs": ("update pairs", update_pairs_table)}  # fmt: skip
+              "update_pairs": ("update pairs", update_pairs_table), "keyword": ("keyword", keyword_table),
+              "many_banks_million": ("many banks million", many_banks_million_table)}  # fmt: skip
     for key, (block, make) in makers.items():
         if key in summary:
             tables[block] = make(summary[key])
@@ -258,6 +259,43 @@ def latency_table(latency: dict[str, Any]) -> str:
             cells = [f"{latency[b]['throughput'][flow]['per_s']:.1f} | {latency[b]['throughput'][flow]['p95']:.2f}"
                      for b in banks]  # fmt: skip
             lines.append(f"| {flow} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def keyword_table(run: dict[str, Any]) -> str:
+    """Markdown: bench/keyword.py's ms (median, p95) per form (rows) and bank size (columns), postings read last."""
+    banks = [k for k in run if k != "header"]
+    lines = [f"Measured on {machine(run['header'])}.", "",
+             "| ms | " + " | ".join(f"{run[b]['units']:,} median | p95" for b in banks) + " |",
+             "|---|" + "---|---|" * len(banks)]  # fmt: skip
+    for form in run[banks[0]]["ms"]:
+        cells = [f"{run[b]['ms'][form]['median']:.2f} | {run[b]['ms'][form]['p95']:.2f}" for b in banks]
+        lines.append(f"| {form} | " + " | ".join(cells) + " |")
+    cells = [f"{run[b]['bm25_postings_read']['median']:,.0f} | {run[b]['bm25_postings_read']['p95']:,.0f}"
+             for b in banks]  # fmt: skip
+    lines.append("| postings the bm25 arm reads | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def many_banks_million_table(run: dict[str, Any]) -> str:
+    """Markdown: bench/many_banks.py --million: recall among the million and alone, then retain."""
+    lines = [f"Measured on {machine(run['header'])}; {run['units']:,} units in {run['banks']:,} banks.", "",
+             "| recall (3 x 200 queries, turn by turn) | among the million: p50 | p95 | alone: p50 | p95 | p50 ratio |"
+             " semantic path (among / alone) |", "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for key, figure in run.items():
+        if key.startswith("recall_"):
+            size = int(key.split("_")[1])
+            among, alone = figure["among_million"], figure["alone"]
+            lines.append(f"| the {size:,}-unit bank | {among['p50_ms']:.1f} ms | {among['p95_ms']:.1f} ms |"
+                         f" {alone['p50_ms']:.1f} ms | {alone['p95_ms']:.1f} ms | **{figure['ratio_p50']:.2f}x** |"
+                         f" {figure['semantic_path']['among']} / {figure['semantic_path']['alone']} |")  # fmt: skip
+    lines += ["", "| retain, 4 sessions, one unit a call, into a new bank | retains/s | p50 | p95 | max | errors |",
+              "|---|---|---|---|---|---|"]  # fmt: skip
+    for name, label in (("among_million", "among the million"), ("alone", "beside the 1,000-unit bank alone")):
+        flow = run["retain_small_bank"][name]
+        retain = flow["retain"]
+        lines.append(f"| {label} | {retain['per_s']:.1f} | {retain['p50_ms']:.0f} ms | {retain['p95_ms']:.0f} ms |"
+                     f" {retain['max_ms']:.0f} ms | {flow['errors']} |")  # fmt: skip
     return "\n".join(lines)
 
 

@@ -200,6 +200,21 @@ def test_a_large_bank_is_searched_through_the_shared_hnsw_index(db):
     assert "memory_units_embedding_idx" not in explain_semantic_arm(db, "small")
 
 
+def test_a_bank_under_a_tenth_of_the_table_takes_the_index_once_an_exact_scan_costs_more(db):
+    # 100 of 1,100 units (9 %): through the index when units * share (100 * 100 / 1,100 = 9.1) reaches 8 times
+    # the mid recall budget, so at a budget of 1 (8) and not at 2 (16); the table's size from ANALYZE
+    bank(db, "crowd")
+    fill(db, "crowd", 1000, seed=0.1)
+    bank(db, "mine", hnsw_min_units=50, recall_budgets={"low": 1, "mid": 1, "high": 1})
+    fill(db, "mine", 100, seed=0.2)
+    db.execute("ANALYZE hindsight.memory_units")
+    assert db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0] == "hnsw"
+    db.execute("""SELECT hindsight.configure_bank('mine', '{"recall_budgets": {"low": 1, "mid": 2, "high": 2}}')""")
+    assert db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0] == "exact"
+    db.execute("""SELECT hindsight.configure_bank('mine', '{"hnsw_min_units": 101, "recall_budgets": {"mid": 1}}')""")
+    assert db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0] == "exact"  # below hnsw_min_units
+
+
 def test_no_index_is_built_as_banks_grow_and_deleting_a_bank_leaves_the_one_index(db):
     bank(db, "b", hnsw_min_units=3)
     put(db, "b", [("One.", vec(d0=1)), ("Two.", vec(d1=1))])
