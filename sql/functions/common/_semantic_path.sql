@@ -11,7 +11,7 @@
 -- large (hnsw_min_units) and either a large share of the table (at least a tenth) or
 -- large enough that the exact scan costs more: units > 8 * LIMIT / share, that is
 -- units * share >= 8 * the mid recall budget (2,400 at 300; a 100,000-unit bank among
--- a million units: exact 145 ms a recall, through the index about half). Measured here
+-- a million units: 145 ms a recall exactly, 95 through the index). Measured here
 -- with 5,000 banks, a 2,000-unit bank (0.7 % of 298,000 units) took 1.5 ms exact and
 -- 114-183 ms through the shared index, which still returned only 116 of 300 rows
 -- (docs/benchmarks.md, bench/many_banks.py). And below hnsw_min_units (5,000) a bank
