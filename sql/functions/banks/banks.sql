@@ -94,8 +94,8 @@ DECLARE
     bad text;
     integer_keys text[] := ARRAY['adaptive_min', 'adaptive_max', 'reranker_max_candidates', 'graph_seed_limit',
         'graph_entity_fanout', 'graph_hop_entity_rows', 'graph_max_hops', 'temporal_pool_size', 'temporal_scan_budget',
-        'temporal_buckets', 'temporal_entry_points', 'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units', 'bm25_max_terms', 'window_reach',
-        'update_reach'];
+        'temporal_buckets', 'temporal_entry_points', 'temporal_max_rounds', 'temporal_links_per_node', 'hnsw_min_units',
+        'bm25_max_terms', 'window_reach', 'update_reach'];
     count_keys text[] := ARRAY['temporal_link_neighbours', 'semantic_link_top_k', 'update_candidates'];  -- 0: off
 BEGIN
     IF config IS NULL THEN

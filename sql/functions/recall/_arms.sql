@@ -453,7 +453,7 @@ DECLARE
     buckets int := (config->>'temporal_buckets')::int;
     window_seconds float8 := extract(epoch FROM upper(temporal_window) - lower(temporal_window));
     scan_budget int := (config->>'temporal_scan_budget')::int;
-    slices int := 8 * (config->>'temporal_buckets')::int;
+    slices int := 8 * buckets;
     -- the window's first and last instants (a bound it excludes is one microsecond in)
     first_at timestamptz := lower(temporal_window) + CASE WHEN lower_inc(temporal_window) THEN interval '0'
                                                           ELSE interval '1 microsecond' END;
