@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from _common import header, write_results
+from _common import analyze, header, write_results
 
 import hindsight_pg
 
@@ -92,8 +92,7 @@ def build(conn: psycopg.Connection[Any], bank: str, texts: list[str]) -> None:
         print(f"\r  {bank}: {done:,}/{len(texts):,} units ({done / (time.perf_counter() - started):,.0f}/s)",
               end="", file=sys.stderr)  # fmt: skip
     print(file=sys.stderr)
-    # settled, as autovacuum leaves a table: statistics, and a visibility map for index-only scans
-    conn.execute("VACUUM ANALYZE hindsight.memory_units, hindsight._bm25_terms, hindsight._bm25_postings")
+    analyze(conn)  # settled, as autovacuum leaves a table: statistics, and a visibility map for index-only scans
 
 
 def main() -> None:

@@ -395,7 +395,10 @@ BEGIN
                      g.shared_entities, g.causal_weight
               FROM hindsight._graph_expand(bank_id, frontier, seeds || found_ids, types, tags, tags_match, recall_budget,
                                            (config->>'graph_entity_fanout')::int, max_entity_units,
-                                           (config->>'graph_hop_entity_rows')::int) g) x
+                                           (config->>'graph_hop_entity_rows')::int) g
+              -- kept a subquery, so that each unit's cosine is read once: flattened into this statement, the
+              -- subplan ran once for each use (the filter and the three aggregates' ORDER BY)
+              OFFSET 0) x
         WHERE x.shared_entities > 0 OR x.causal_weight > 0
            OR (query_embedding IS NOT NULL AND x.similarity >= floor_similarity);
         found_ids := found_ids || step_ids;
