@@ -153,6 +153,9 @@ def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, 
     ).fetchone()
     expected = "exact scan" if share == "small" else "hindsight.memory_units_embedding_idx"
     assert doc["trace"]["arms"]["semantic"]["index"] == expected
+    # the first scan through the index is a plain one at ef_search = budget / share (100 / 0.4); when its
+    # candidates hold fewer than 100 of the bank's units, the iterative scan fills the limit
+    assert doc["trace"]["arms"]["semantic"]["ef_search"] == (None if share == "small" else 250)
     # the same 100 nearest units as an exact scan, whichever path
     exact = [r[0] for r in db.execute(
         "SELECT id FROM hindsight.memory_units WHERE bank_id = 'mine'"
@@ -163,7 +166,8 @@ def test_bank_filter_fills_the_limit_with_thousands_of_units_in_other_banks(db, 
 
 
 def explain_semantic_arm(db, bank_id: str, **args) -> str:
-    """The plan auto_explain logs for the semantic arm's statement inside hindsight.recall."""
+    """The plans auto_explain logs for the semantic arm's statements inside hindsight.recall (one, or two when a
+    plain scan of the index falls short and the iterative scan goes on), as one text."""
     notices: list[str] = []
 
     def keep(d: psycopg.errors.Diagnostic) -> None:
@@ -178,8 +182,9 @@ def explain_semantic_arm(db, bank_id: str, **args) -> str:
         db.execute("SET auto_explain.log_min_duration = -1")
     finally:
         db.remove_notice_handler(keep)
-    (plan,) = [n for n in notices if "embedding <=>" in n and "Query Text" in n]
-    return plan
+    plans = [n for n in notices if "embedding <=>" in n and "Query Text" in n]
+    assert plans
+    return "\n".join(plans)
 
 
 @pytest.mark.slow
@@ -213,6 +218,21 @@ def test_a_bank_under_a_tenth_of_the_table_takes_the_index_once_an_exact_scan_co
     assert db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0] == "exact"
     db.execute("""SELECT hindsight.configure_bank('mine', '{"hnsw_min_units": 101, "recall_budgets": {"mid": 1}}')""")
     assert db.execute("SELECT hindsight._semantic_path('mine')").fetchone()[0] == "exact"  # below hnsw_min_units
+
+
+def test_a_plain_scan_takes_ef_search_of_budget_over_share_up_to_pgvectors_ceiling(db):
+    bank(db, "crowd")
+    fill(db, "crowd", 800, seed=0.1)
+    bank(db, "mine")
+    fill(db, "mine", 200, seed=0.2)  # 20 % of the table's 1,000 units
+    db.execute("ANALYZE hindsight.memory_units")
+
+    def ef(bank_id: str, budget: int) -> int | None:
+        return db.execute("SELECT hindsight._plain_ef_search(%s, %s)", (bank_id, budget)).fetchone()[0]
+
+    assert (ef("mine", 100), ef("mine", 199), ef("mine", 200), ef("mine", 201)) == (500, 995, 1000, None)
+    assert (ef("crowd", 300), ef("crowd", 800), ef("crowd", 801)) == (375, 1000, None)
+    assert ef("nobody", 10) is None  # no units counted: no plain scan
 
 
 def test_no_index_is_built_as_banks_grow_and_deleting_a_bank_leaves_the_one_index(db):

@@ -48,3 +48,26 @@ COMMENT ON FUNCTION hindsight._semantic_path(text, jsonb) IS
     'times an exact scan''s cost a unit), else ''exact'' (the bank''s units through the primary key, a top-N sort). '
     'config: the bank''s config when the caller has it (hindsight.bank_config), else it is read here (HS404 for an '
     'unknown bank).';
+
+CREATE OR REPLACE FUNCTION hindsight._plain_ef_search(bank_id text, recall_budget int)
+RETURNS int
+LANGUAGE plpgsql STABLE
+SET citus.allow_nested_distributed_execution = on
+SET search_path FROM CURRENT
+AS $$
+DECLARE
+    share float8;
+BEGIN
+    share := least(coalesce((SELECT b.unit_count / greatest(c.reltuples, 1)
+                             FROM hindsight._bank_counts b, pg_catalog.pg_class c
+                             WHERE b.bank_id = _plain_ef_search.bank_id
+                               AND c.oid = 'hindsight.memory_units'::regclass), 0), 1.0);
+    -- ef_search's ceiling is 1,000 (pgvector); a bank with no count yet has no plain scan
+    RETURN CASE WHEN ceil(recall_budget / nullif(share, 0)) <= 1000 THEN ceil(recall_budget / share)::int END;
+END
+$$;
+COMMENT ON FUNCTION hindsight._plain_ef_search(text, int) IS
+    'The hnsw.ef_search of the semantic arm''s plain scan of the shared HNSW index for a bank: ceil(recall_budget / '
+    'share), share = the bank''s units / all memory units (pg_class.reltuples, at most 1), so that the scan''s '
+    'candidates hold about recall_budget of the bank''s units; NULL when that is over 1,000 (pgvector''s ceiling: at '
+    'the mid budget of 300, a bank under 30 % of the table), and the arm scans iteratively.';

@@ -279,7 +279,11 @@ BEGIN
                     'index', CASE WHEN semantic_path IS NULL THEN NULL
                                   WHEN semantic_path = 'hnsw' THEN 'hindsight.memory_units_embedding_idx'
                                   ELSE 'exact scan' END,
-                    'ef_search', least(recall_budget, 1000), 'ms', ms->'semantic',
+                    -- the first scan's: the plain scan's where the bank has one, else the iterative scan's
+                    'ef_search', CASE WHEN semantic_path = 'hnsw'
+                                      THEN coalesce(hindsight._plain_ef_search(bank_id, recall_budget),
+                                                    least(recall_budget, 1000)) END,
+                    'ms', ms->'semantic',
                     'hits', hindsight._trace_hits(semantic_hits)),
                 'keyword', jsonb_build_object(
                     'ran', coalesce(cardinality(query_terms), 0) > 0, 'backend', cfg->>'keyword_backend',
