@@ -78,7 +78,7 @@ BEGIN
     END IF;
     -- Exact: the similarity (one minus the distance) is not an index ordering, so the bank's units
     -- come through its primary key prefix and a top-N sort ranks them; ordered by the score it returns,
-    -- each unit's distance is computed once (a third of the scan's time at 10,000 units), not again for the sort.
+    -- each unit's distance (about 0.3 us of its 0.7-0.9) is computed once, not again for the sort key.
     SELECT coalesce(array_agg(ROW('semantic', s.id, s.rn, s.score)::hindsight._arm_hit ORDER BY s.rn), '{}')
     INTO hits
     FROM (SELECT n.id, n.score, row_number() OVER (ORDER BY n.score DESC, n.id)::int AS rn
