@@ -43,6 +43,12 @@ def header_line() -> str:
     return f"commit {commit or '?'}, {os.cpu_count()} cores"
 
 
+def percentile(values: list[float], q: float) -> float:
+    """The nearest-rank ``q`` quantile of ``values`` (0.95: the p95), the sample at round(q * (n - 1)) in order."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
 def analyze(conn: psycopg.Connection) -> None:
     """Fresh planner statistics and visibility maps for every table the pipeline reads, before anything is timed
     (a bank just built has no statistics yet, and autovacuum's VACUUM and ANALYZE would otherwise land in the middle

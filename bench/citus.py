@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from _common import LOCOMO_BESIDE_PROJECT, analyze, header, write_results
+from _common import LOCOMO_BESIDE_PROJECT, analyze, header, percentile, write_results
 from pgvector.psycopg import register_vector
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "citus"))
@@ -41,11 +41,6 @@ from hindsight_pg._inputs import load_locomo, locomo_path
 
 BANK = "conv-26"
 BATCH = 20  # items per retain call
-
-
-def percentile(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:

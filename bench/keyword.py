@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
-from _common import analyze, header, write_results
+from _common import analyze, header, percentile, write_results
 
 import hindsight_pg
 
@@ -131,21 +131,16 @@ def main() -> None:
         figures[bank] = {
             "units": size,
             "queries": len(questions),
-            "ms": {name: {"median": statistics.median(v), "p95": p95(v)} for name, v in ms.items()},
-            "bm25_postings_read": {"median": statistics.median(postings), "p95": p95(postings)},
+            "ms": {name: {"median": statistics.median(v), "p95": percentile(v, 0.95)} for name, v in ms.items()},
+            "bm25_postings_read": {"median": statistics.median(postings), "p95": percentile(postings, 0.95)},
         }
         print(
             f"\n{bank}: {size:,} sentences, {len(questions)} LongMemEval questions; the bm25 arm reads"
-            f" {statistics.median(postings):,.0f} postings (median, p95 {p95(postings):,.0f})"
+            f" {statistics.median(postings):,.0f} postings (median, p95 {percentile(postings, 0.95):,.0f})"
         )
         for name, values in ms.items():
-            print(f"  {name:<14}{statistics.median(values):8.2f} ms median {p95(values):8.2f} p95")
+            print(f"  {name:<14}{statistics.median(values):8.2f} ms median {percentile(values, 0.95):8.2f} p95")
     write_results("keyword", header(conn), figures)
-
-
-def p95(values: list[float]) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
 
 
 if __name__ == "__main__":

@@ -36,7 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-from _common import analyze, header
+from _common import analyze, header, percentile
 
 import hindsight_pg
 
@@ -201,9 +201,7 @@ def timed(conn: Any, sql: str, params: Any) -> float:
 
 
 def summary(values: list[float]) -> str:
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return f"{statistics.median(values):7.2f} {p95:7.2f}"
+    return f"{statistics.median(values):7.2f} {percentile(values, 0.95):7.2f}"
 
 
 def throughput(
@@ -239,8 +237,7 @@ def throughput(
     elapsed = time.perf_counter() - started
     for conn in connections:
         conn.close()
-    ordered = sorted(times)
-    return {"per_s": len(times) / elapsed, "p95": ordered[round(0.95 * (len(ordered) - 1))], "calls": len(times)}
+    return {"per_s": len(times) / elapsed, "p95": percentile(times, 0.95), "calls": len(times)}
 
 
 def main() -> None:
@@ -370,10 +367,7 @@ def main() -> None:
             print(f"  {name:<38}{flow['per_s']:8.1f}/s  p95 {flow['p95']:7.2f} ms")
         report[bank] = {
             "queries": len(queries),
-            "ms": {
-                k: {"median": statistics.median(v), "p95": sorted(v)[round(0.95 * (len(v) - 1))]}
-                for k, v in rows.items()
-            },
+            "ms": {k: {"median": statistics.median(v), "p95": percentile(v, 0.95)} for k, v in rows.items()},
             "ratio_mid_to_knn300": ratio,
             "knn300_rows_returned_median": statistics.median(returned),
             "ratio_mid_to_full_knn300": full_ratio,

@@ -37,7 +37,7 @@ from collections.abc import Callable
 from typing import Any
 
 import psycopg
-from _common import analyze, header
+from _common import analyze, header, percentile
 
 import hindsight_pg
 
@@ -172,11 +172,6 @@ def timed_recalls(dsns: list[str], bank: str, qs: list[tuple[str, str]], rounds:
     return out
 
 
-def pct(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(p * len(ordered)))]
-
-
 def planning_ms(conn: psycopg.Connection[Any], sql: str, params: tuple[Any, ...]) -> float:
     plan = conn.execute("EXPLAIN (SUMMARY, FORMAT JSON) " + sql, params).fetchone()[0]
     return float(plan[0]["Planning Time"])
@@ -299,8 +294,8 @@ def sessions(dsn: str, n: int, seconds: float, work: Callable[[psycopg.Connectio
         t.join()
     out: dict[str, Any] = {"errors": len(errors), "first_errors": sorted(set(errors))[:3]}
     for kind, ms in times.items():
-        out[kind] = {"per_s": round(len(ms) / seconds, 1), "p50_ms": round(pct(ms, 0.5), 2),
-                     "p95_ms": round(pct(ms, 0.95), 2), "max_ms": round(max(ms), 1), "n": len(ms)}  # fmt: skip
+        out[kind] = {"per_s": round(len(ms) / seconds, 1), "p50_ms": round(percentile(ms, 0.5), 2),
+                     "p95_ms": round(percentile(ms, 0.95), 2), "max_ms": round(max(ms), 1), "n": len(ms)}  # fmt: skip
     return out
 
 
@@ -388,9 +383,9 @@ def million(admin_dsn: str, seconds: float, rebuild: bool) -> dict[str, Any]:
                 paths[name] = conn.execute("SELECT hindsight._semantic_path(%s)", (bank,)).fetchone()[0]
         among, by_itself = timed_recalls([big, alone], bank, qs)
         out[f"recall_{size}_unit_bank"] = {
-            "among_million": {"p50_ms": round(pct(among, 0.5), 2), "p95_ms": round(pct(among, 0.95), 2)},
-            "alone": {"p50_ms": round(pct(by_itself, 0.5), 2), "p95_ms": round(pct(by_itself, 0.95), 2)},
-            "ratio_p50": round(pct(among, 0.5) / pct(by_itself, 0.5), 2),
+            "among_million": {"p50_ms": round(percentile(among, 0.5), 2), "p95_ms": round(percentile(among, 0.95), 2)},
+            "alone": {"p50_ms": round(percentile(by_itself, 0.5), 2), "p95_ms": round(percentile(by_itself, 0.95), 2)},
+            "ratio_p50": round(percentile(among, 0.5) / percentile(by_itself, 0.5), 2),
             "semantic_path": paths,
         }
         print(f"recall in the {size:,}-unit bank:", json.dumps(out[f"recall_{size}_unit_bank"]))
@@ -464,9 +459,9 @@ def main() -> None:
 
     among, by_itself = timed_recalls([big, alone], "large-7", qs)
     result["recall_2000_unit_bank"] = {
-        "among_5000_banks": {"p50_ms": round(pct(among, 0.5), 2), "p95_ms": round(pct(among, 0.95), 2)},
-        "alone": {"p50_ms": round(pct(by_itself, 0.5), 2), "p95_ms": round(pct(by_itself, 0.95), 2)},
-        "ratio_p50": round(pct(among, 0.5) / pct(by_itself, 0.5), 2),
+        "among_5000_banks": {"p50_ms": round(percentile(among, 0.5), 2), "p95_ms": round(percentile(among, 0.95), 2)},
+        "alone": {"p50_ms": round(percentile(by_itself, 0.5), 2), "p95_ms": round(percentile(by_itself, 0.95), 2)},
+        "ratio_p50": round(percentile(among, 0.5) / percentile(by_itself, 0.5), 2),
     }
     print("recall in a 2,000-unit bank:", json.dumps(result["recall_2000_unit_bank"]))
 
