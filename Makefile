@@ -126,9 +126,9 @@ $(foreach f,$(FROZEN_SOURCES),$(eval $(call FROZEN_RULE,$(f))))
 ifdef PGXS_MODE
 EXTENSION = hindsight_pg
 DATA_built = $(ALL_SCRIPTS)
-# one C function, the row-level security check (src/hindsight_pg.c)
+# two C functions: the row-level security check (src/hindsight_pg.c) and the BM25 scorer (src/bm25.c)
 MODULE_big = hindsight_pg
-OBJS = src/hindsight_pg.o
+OBJS = src/hindsight_pg.o src/bm25.o
 PGXS := $(shell $(PG_CONFIG) --pgxs)
 include $(PGXS)
 else

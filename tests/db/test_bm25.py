@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import math
+import random
 
+import psycopg
+import psycopg.types.json
 import pytest
 from _helpers import bank, put, recall, vec
 
@@ -171,3 +174,94 @@ def test_bm25_by_default_prefers_the_longer_unit_for_the_same_term_frequency(db)
     rows = recall(db, "b", "kiwi", None, arms=["keyword"])
     assert rows[0]["text"] == "A much longer note about the kiwi harvest this year."
     assert rows[0]["keyword_score"] == rows[1]["keyword_score"] > 0
+
+
+EXHAUSTIVE = """
+    SELECT p.unit_id::text, round(sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) * 1e12) / 1e12,
+           max(p.doc_length)
+    FROM unnest(%(terms)s::text[], %(weights)s::float8[], %(bases)s::float8[], %(per_lengths)s::float8[])
+         AS q(term, weight, base, per_length)
+    JOIN hindsight._bm25_postings p ON p.bank_id = %(bank)s AND p.term = q.term
+    GROUP BY p.unit_id
+"""
+SCORES = "SELECT unit_id::text, score, doc_length FROM hindsight._bm25_scores(%(bank)s, %(terms)s, %(weights)s, " \
+         "%(bases)s, %(per_lengths)s, %(k)s)"  # fmt: skip
+
+
+def best_first(rows):
+    """Score descending, then doc_length descending, then unit id (as uuid order: the text form sorts alike)."""
+    return sorted(rows, key=lambda r: (-r[1], -r[2], r[0]))
+
+
+def test_the_c_scorer_equals_the_exhaustive_sql_scorer_on_random_banks(db):
+    """hindsight._bm25_scores (a merge of the terms' postings, a heap of the k best) against the plain
+    aggregate over every posting, on random banks with repeated words (tf > 1), random lengths, random
+    constants (b = 0 and b > 0) and random queries: the same units, scores and order, to the last bit."""
+    rng = random.Random(20261205)
+    vocabulary = [f"w{i:02d}" for i in range(40)]
+    for n_bank in range(4):
+        bank_id = f"rand-{n_bank}"
+        bank(db, bank_id, text_search_config="simple")
+        texts = [" ".join(rng.choices(vocabulary[: rng.randint(8, 40)], k=rng.randint(1, 12))) for _ in range(150)]
+        put(db, bank_id, [(t, vec(**{f"d{i % 384}": 1})) for i, t in enumerate(texts)])
+        # a deleted unit's postings stay in the index until a VACUUM: the scorer must not see them
+        db.execute("DELETE FROM hindsight.memory_units WHERE bank_id = %s AND text = %s", (bank_id, texts[0]))
+        for _ in range(15):
+            terms = rng.sample(vocabulary, rng.randint(1, 6))
+            args = {
+                "bank": bank_id,
+                "terms": terms,
+                "weights": [rng.uniform(0.1, 5) for _ in terms],
+                "bases": [rng.uniform(0, 1.2)] * len(terms),
+                "per_lengths": [rng.choice([0.0, rng.uniform(0, 0.3)])] * len(terms),
+            }
+            everything = db.execute(EXHAUSTIVE, args).fetchall()
+            assert everything, terms
+            for k in [1, 7, 300]:
+                assert db.execute(SCORES, {**args, "k": k}).fetchall() == best_first(everything)[:k], (terms, k)
+            assert sorted(db.execute(SCORES, {**args, "k": None}).fetchall()) == sorted(everything)
+
+
+def test_the_c_scorer_reads_all_visible_pages_from_the_index_alone(db):
+    """After a VACUUM the visibility map marks the pages all-visible and the scorer reads no heap tuple;
+    the scores stay those of the exhaustive aggregate."""
+    bank(db, "vac", text_search_config="simple")
+    put(db, "vac", [(f"kiwi {'apple ' * (i % 3)}note {i}", vec(**{f"d{i}": 1})) for i in range(50)])
+    db.execute("VACUUM (ANALYZE) hindsight._bm25_postings")
+    args = {"bank": "vac", "terms": ["kiwi", "apple"], "weights": [1.5, 2.5], "bases": [1.2, 1.2],
+            "per_lengths": [0.0, 0.0]}  # fmt: skip
+    assert db.execute(SCORES, {**args, "k": 10}).fetchall() == best_first(db.execute(EXHAUSTIVE, args).fetchall())[:10]
+
+
+def test_the_c_scorer_refuses_mismatched_arguments(db):
+    bank(db, "args", text_search_config="simple")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="weights has 1 elements, terms has 2"):
+        db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a,b}', '{1}', '{1,1}', '{0,0}', 5)")
+    with pytest.raises(psycopg.errors.InvalidParameterValue, match="k must be at least 0"):
+        db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a}', '{1}', '{1}', '{0}', -1)")
+    with pytest.raises(psycopg.errors.NullValueNotAllowed, match=r"bases\[1\] is NULL"):
+        db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a}', '{1}', '{NULL}', '{0}', 5)")
+    with pytest.raises(psycopg.errors.NullValueNotAllowed):
+        db.execute("SELECT * FROM hindsight._bm25_scores(NULL, '{a}', '{1}', '{1}', '{0}', 5)")
+    assert db.execute("SELECT count(*) FROM hindsight._bm25_scores('args', '{}', '{}', '{}', '{}', 5)").fetchone() == (
+        0,
+    )
+
+
+def test_filters_apply_before_the_keyword_arms_limit(db):
+    """With a fact type filter the scorer returns every unit scored and the filter runs before the LIMIT:
+    a budget of 2 is filled from the kept type, though the other type scores higher."""
+    bank(db, "f", text_search_config="simple", keyword_backend="bm25")
+    put(db, "f", [{"text": "kiwi kiwi kiwi", "embedding": vec(d0=1), "fact_type": "experience"},
+                  {"text": "kiwi kiwi pie", "embedding": vec(d1=1), "fact_type": "experience"},
+                  {"text": "kiwi one", "embedding": vec(d2=1), "fact_type": "world"},
+                  {"text": "kiwi two", "embedding": vec(d3=1), "fact_type": "world"}])  # fmt: skip
+    cfg = db.execute("SELECT hindsight.bank_config('f')").fetchone()[0]
+    hits = db.execute(
+        "SELECT (h).unit_id::text FROM unnest(hindsight._bm25_arm('f', '{kiwi}', '{world}', NULL, 'any', 2, %s)) h",
+        (psycopg.types.json.Jsonb(cfg),),
+    ).fetchall()
+    world = db.execute(
+        "SELECT id::text FROM hindsight.memory_units WHERE bank_id = 'f' AND fact_type = 'world'"
+    ).fetchall()
+    assert sorted(hits) == sorted(world)

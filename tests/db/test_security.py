@@ -86,6 +86,9 @@ def test_a_role_reaches_only_its_banks(db, roles):
     ]:
         assert count(db, table, "bank-a") == 0, table
     assert count(db, "memory_units") == 1 and count(db, "banks") == 1
+    # the keyword arm's C scorer reads the postings index directly, and honours the policy as a SELECT does
+    scores = "SELECT count(*) FROM hindsight._bm25_scores(%s, '{secret,plan}', '{1,1}', '{1.2,1.2}', '{0,0}', NULL)"
+    assert db.execute(scores, ("bank-a",)).fetchone()[0] == 0
     for view in ["bank_stats", "entity_graph", "memory_timeline"]:  # the views run as the caller too
         assert count(db, view, "bank-a") == 0, view
     assert count(db, "bank_stats") == 1
@@ -97,6 +100,7 @@ def test_a_role_reaches_only_its_banks(db, roles):
 
     db.execute("RESET ROLE")
     assert count(db, "memory_units", "bank-a") == 1  # a superuser sees everything, and nothing was lost
+    assert db.execute(scores, ("bank-a",)).fetchone()[0] == 1
 
 
 def test_grant_and_revoke_take_effect_on_the_next_statement(db, roles):

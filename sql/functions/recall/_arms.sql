@@ -138,6 +138,24 @@ COMMENT ON FUNCTION hindsight._native_keyword_arm(text, tsquery, text[], text[],
     'Keyword arm: units matching the tsquery (GIN on search_vector), ranked by ts_rank_cd, ties to the longer '
     'text, LIMIT recall_budget.';
 
+CREATE OR REPLACE FUNCTION hindsight._bm25_scores(
+    bank_id text,
+    terms text[],
+    weights float8[],
+    bases float8[],
+    per_lengths float8[],
+    k int
+)
+RETURNS TABLE (unit_id uuid, score float8, doc_length int)
+LANGUAGE c STABLE
+AS 'MODULE_PATHNAME', 'hindsight_bm25_scores';
+COMMENT ON FUNCTION hindsight._bm25_scores(text, text[], float8[], float8[], float8[], int) IS
+    'BM25 scorer in C (src/bm25.c): for each term, every _bm25_postings row of the bank adds weights[i] * tf / (tf + '
+    'bases[i] + per_lengths[i] * doc_length) to its unit''s score (scores rounded to 1e-12); the k best by score, '
+    'doc_length (longer first) and unit_id, in that order, or with k NULL every unit scored, in no order. Reads the '
+    'local table through its primary key (privileges and row-level security honoured); errors 22023 when the arrays '
+    'differ in length or k < 0.';
+
 CREATE OR REPLACE FUNCTION hindsight._bm25_arm(
     bank_id text,
     terms text[],
@@ -152,6 +170,12 @@ LANGUAGE plpgsql STABLE
 SET citus.allow_nested_distributed_execution = on
 AS $$
 #variable_conflict use_column
+DECLARE
+    q_terms text[];
+    q_weights float8[];
+    q_bases float8[];
+    q_per_lengths float8[];
+    filtered bool := types IS NOT NULL OR coalesce(cardinality(tags), 0) > 0;
 BEGIN
     -- Okapi BM25 (Robertson & Zaragoza, "The Probabilistic Relevance Framework:
     -- BM25 and Beyond", 2009) from the bank's term statistics:
@@ -162,36 +186,64 @@ BEGIN
     -- the recall_budget kept) by text.
     -- The constants are folded per term first, so each posting costs one
     -- multiply-add and one division.
+    SELECT array_agg(q.term ORDER BY q.df, q.term),
+           array_agg(ln(1 + (q.n - q.df + 0.5) / (q.df + 0.5)) * (q.k1 + 1) ORDER BY q.df, q.term),  -- idf * (k1 + 1)
+           array_agg(q.k1 * (1 - q.b) ORDER BY q.df, q.term),                                        -- k1 * (1 - b)
+           array_agg(q.k1 * q.b / greatest(q.avgdl, 1e-9) ORDER BY q.df, q.term)                     -- k1 * b / avgdl
+    INTO q_terms, q_weights, q_bases, q_per_lengths
+    FROM (SELECT t.term, t.df, (config->>'bm25_k1')::float8 AS k1, (config->>'bm25_b')::float8 AS b,
+                 c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
+          FROM hindsight._bm25_terms t
+          JOIN hindsight._bank_counts c ON c.bank_id = t.bank_id
+          WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
+          ORDER BY t.df, t.term
+          LIMIT (config->>'bm25_max_terms')::int) q;
+    IF q_terms IS NULL THEN
+        RETURN '{}';
+    END IF;
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NULL OR NOT hindsight._is_distributed('hindsight._bm25_postings') THEN
+        -- Postings in this database: the C scorer sums them (about a fifth of the SQL form's cost a
+        -- posting) and, without filters, keeps the recall_budget best itself; with filters it returns
+        -- every unit scored and the filter below runs before the LIMIT, as in the SQL form.
+        RETURN (
+            WITH top AS (
+                SELECT sc.unit_id, sc.score, sc.doc_length
+                FROM hindsight._bm25_scores(_bm25_arm.bank_id, q_terms, q_weights, q_bases, q_per_lengths,
+                                            CASE WHEN filtered THEN NULL ELSE recall_budget END) sc
+                WHERE NOT filtered
+                   OR EXISTS (SELECT FROM hindsight.memory_units u
+                              WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
+                                AND (types IS NULL OR u.fact_type = ANY (types))
+                                AND hindsight._tags_match(u.tags, _bm25_arm.tags, tags_match))
+                ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
+                LIMIT recall_budget
+            )
+            -- exact ties among them (same terms, counts and length: frequent without length
+            -- normalisation) are ranked by text, as in the native backend, not by unit id
+            SELECT coalesce(array_agg(ROW('keyword', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
+            FROM (SELECT t.unit_id, t.score,
+                         row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, u.text, t.unit_id)::int AS rn
+                  FROM top t
+                  JOIN hindsight.memory_units u ON u.bank_id = _bm25_arm.bank_id AND u.id = t.unit_id) r
+        );
+    END IF;
+    -- Citus: the postings live in the workers' shards, which the C scorer cannot read; the same
+    -- sums in SQL, pushed down to the bank's shard.
     RETURN (
-        WITH params AS (
-            SELECT (config->>'bm25_k1')::float8 AS k1, (config->>'bm25_b')::float8 AS b,
-                   c.unit_count::float8 AS n, c.total_length::float8 / greatest(c.unit_count, 1) AS avgdl
-            FROM hindsight._bank_counts c WHERE c.bank_id = _bm25_arm.bank_id
-        ),
-        q AS (
-            SELECT t.term,
-                   ln(1 + (p.n - t.df + 0.5) / (t.df + 0.5)) * (p.k1 + 1) AS weight,  -- idf * (k1 + 1)
-                   p.k1 * (1 - p.b) AS base,                                        -- k1 * (1 - b)
-                   p.k1 * p.b / greatest(p.avgdl, 1e-9) AS per_length              -- k1 * b / avgdl
-            FROM hindsight._bm25_terms t, params p
-            WHERE t.bank_id = _bm25_arm.bank_id AND t.term = ANY (terms)
-            ORDER BY t.df, t.term
-            LIMIT (config->>'bm25_max_terms')::int
-        ),
-        scored AS (
+        WITH scored AS (
             -- rounded to 1e-12: a sum's last bit depends on the order its terms arrive in, which
             -- depends on the plan and the table's layout, and must not decide a tie
             SELECT p.unit_id, round(sum(q.weight * p.tf / (p.tf + q.base + q.per_length * p.doc_length)) * 1e12) / 1e12
                        AS score,
                    max(p.doc_length) AS doc_length
-            FROM q
+            FROM unnest(q_terms, q_weights, q_bases, q_per_lengths) AS q(term, weight, base, per_length)
             JOIN hindsight._bm25_postings p ON p.bank_id = _bm25_arm.bank_id AND p.term = q.term
             GROUP BY p.unit_id
         ),
         top AS (  -- a top-N sort: the ranks are numbered after the LIMIT
             SELECT sc.unit_id, sc.score, sc.doc_length
             FROM scored sc
-            WHERE (types IS NULL AND coalesce(cardinality(_bm25_arm.tags), 0) = 0)
+            WHERE NOT filtered
                OR EXISTS (SELECT FROM hindsight.memory_units u
                           WHERE u.bank_id = _bm25_arm.bank_id AND u.id = sc.unit_id
                             AND (types IS NULL OR u.fact_type = ANY (types))
@@ -199,8 +251,6 @@ BEGIN
             ORDER BY sc.score DESC, sc.doc_length DESC, sc.unit_id
             LIMIT recall_budget
         )
-        -- exact ties among them (same terms, counts and length: frequent without length
-        -- normalisation) are ranked by text, as in the native backend, not by unit id
         SELECT coalesce(array_agg(ROW('keyword', r.unit_id, r.rn, r.score)::hindsight._arm_hit ORDER BY r.rn), '{}')
         FROM (SELECT t.unit_id, t.score,
                      row_number() OVER (ORDER BY t.score DESC, t.doc_length DESC, u.text, t.unit_id)::int AS rn
@@ -211,7 +261,8 @@ END
 $$;
 COMMENT ON FUNCTION hindsight._bm25_arm(text, text[], text[], text[], text, int, jsonb) IS
     'Keyword arm, bm25 backend (the default): Okapi BM25 (k1 = bm25_k1 1.2, b = bm25_b 0 by default, idf = ln(1 + (N - df + 0.5) / '
-    '(df + 0.5))) over the query''s rarest bm25_max_terms (16) terms, from _bm25_terms / _bm25_postings; ties to '
+    '(df + 0.5))) over the query''s rarest bm25_max_terms (16) terms, from _bm25_terms / _bm25_postings (summed by '
+    'hindsight._bm25_scores, in SQL where Citus distributes the postings); ties to '
     'the longer unit, then by text among the units kept (scores rounded to 1e-12); LIMIT recall_budget.';
 
 CREATE OR REPLACE FUNCTION hindsight._graph_expand(
