@@ -259,6 +259,9 @@ BEGIN
     state.temporal_window := window_used;
     state.candidates := candidates;
     IF trace THEN
+        -- the phase is the recall's work: what building the trace costs is counted apart (phases_ms.trace)
+        ms := ms || jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000);
+        step := clock_timestamp();
         state.trace := jsonb_build_object(
             'bank_id', bank_id,
             'query', query,
@@ -313,8 +316,9 @@ BEGIN
                     'source_ranks', jsonb_strip_nulls(jsonb_build_object(
                         'semantic', c.semantic_rank, 'keyword', c.keyword_rank,
                         'graph', c.graph_rank, 'temporal', c.temporal_rank)))) ORDER BY c.candidate_rank), '[]')
-                    FROM unnest(candidates) c)),
-            'phases_ms', jsonb_build_object('candidates', extract(epoch FROM clock_timestamp() - started) * 1000));
+                    FROM unnest(candidates) c)));
+        state.trace := state.trace || jsonb_build_object('phases_ms', jsonb_build_object(
+            'candidates', ms->'candidates', 'trace', extract(epoch FROM clock_timestamp() - step) * 1000));
     END IF;
     RETURN state;
 END

@@ -157,6 +157,7 @@ DECLARE
     kept int[] := '{}';
     first_skip int;
     started timestamptz := clock_timestamp();
+    finish_ms float8;
     rrf_k float8 := (state.config->>'rrf_k')::float8;
     reader_weight float8 := (state.config->>'reranker_weight')::float8;
     by_score uuid[];
@@ -291,7 +292,33 @@ BEGIN
                       ORDER BY k);
     END IF;
 
+    -- the best max_results of the packed results (NULL: all), the trace on the first; only these rows are made
+    -- The units' own columns are read by one statement with the bank and the ids as constants: on Citus, a
+    -- plpgsql variable in a statement on a distributed table reached the worker as a parameter of no type
+    -- ("could not determine data type of parameter"). The rows are then put together from arrays in hand.
+    shown := kept[1:coalesce(max_results, cardinality(kept))];
+    shown_ids := ARRAY(SELECT (scored[k.position]).unit_id FROM unnest(shown) AS k(position));
+    EXECUTE format('SELECT ARRAY(SELECT u FROM hindsight.memory_units u WHERE u.bank_id = %L AND u.id = ANY (%L::uuid[]))',
+                   bank, shown_ids)
+        INTO unit_rows;
+    state.results := ARRAY(
+        SELECT ROW(k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end,
+                   u.mentioned_at, u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
+                   s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
+                   c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
+                   c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
+                   NULL::jsonb, (relevance->>(s.unit_id::text))::float8)::hindsight.recall_result
+                   -- recall_result's order; the trace, below
+        FROM unnest(shown) WITH ORDINALITY AS k(position, rank)
+        JOIN unnest(scored) WITH ORDINALITY AS s ON s.ordinality = k.position
+        JOIN unnest(candidates) c ON c.unit_id = s.unit_id
+        JOIN unnest(unit_rows) u ON u.id = s.unit_id
+        ORDER BY k.rank);
+    -- The trace, last: the phase is the recall's work, and what building the trace costs is counted apart
+    -- (phases_ms.trace, not in total_ms).
     IF state.trace IS NOT NULL THEN
+        finish_ms := extract(epoch FROM clock_timestamp() - started) * 1000;
+        started := clock_timestamp();
         state.trace := state.trace || jsonb_build_object(
             'rerank', jsonb_build_object(
                 'method', CASE WHEN rerank_scores IS NOT NULL THEN 'cross-encoder' ELSE 'passthrough:' || passthrough END,
@@ -365,34 +392,13 @@ BEGIN
                            WHERE s.ordinality = ANY (kept)),
                 'max_tokens', state.max_tokens),
             'phases_ms', coalesce(state.trace->'phases_ms', '{}') || jsonb_build_object(
-                'finish', extract(epoch FROM clock_timestamp() - started) * 1000),
-            'total_ms', coalesce((state.trace->'phases_ms'->>'candidates')::float8, 0)
-                        + extract(epoch FROM clock_timestamp() - started) * 1000);
+                'finish', finish_ms,
+                'trace', coalesce((state.trace->'phases_ms'->>'trace')::float8, 0)
+                         + extract(epoch FROM clock_timestamp() - started) * 1000),
+            'total_ms', coalesce((state.trace->'phases_ms'->>'candidates')::float8, 0) + finish_ms);
     END IF;
 
-    -- the best max_results of the packed results (NULL: all), the trace on the first; only these rows are made
-    -- The units' own columns are read by one statement with the bank and the ids as constants: on Citus, a
-    -- plpgsql variable in a statement on a distributed table reached the worker as a parameter of no type
-    -- ("could not determine data type of parameter"). The rows are then put together from arrays in hand.
-    shown := kept[1:coalesce(max_results, cardinality(kept))];
-    shown_ids := ARRAY(SELECT (scored[k.position]).unit_id FROM unnest(shown) AS k(position));
-    EXECUTE format('SELECT ARRAY(SELECT u FROM hindsight.memory_units u WHERE u.bank_id = %L AND u.id = ANY (%L::uuid[]))',
-                   bank, shown_ids)
-        INTO unit_rows;
-    state.results := ARRAY(
-        SELECT ROW(k.rank::int, u.id, u.text, u.fact_type, u.context, u.occurred_start, u.occurred_end,
-                   u.mentioned_at, u.document_id, u.chunk_id, u.tags, u.metadata, u.token_count,
-                   s.final_score, c.rrf_score, s.rerank_score, s.recency, c.temporal_proximity, s.proof,
-                   c.semantic_rank, c.semantic_score, c.keyword_rank, c.keyword_score,
-                   c.graph_rank, c.graph_score, c.temporal_rank, c.temporal_score,
-                   NULL::jsonb, (relevance->>(s.unit_id::text))::float8)::hindsight.recall_result
-                   -- recall_result's order; the trace, below
-        FROM unnest(shown) WITH ORDINALITY AS k(position, rank)
-        JOIN unnest(scored) WITH ORDINALITY AS s ON s.ordinality = k.position
-        JOIN unnest(candidates) c ON c.unit_id = s.unit_id
-        JOIN unnest(unit_rows) u ON u.id = s.unit_id
-        ORDER BY k.rank);
-    -- the trace on the rank-1 row, set here rather than in the query above (a NULL variable again)
+    -- the trace on the rank-1 row, set here rather than in the query that made the rows (a NULL variable again)
     IF state.trace IS NOT NULL AND cardinality(state.results) > 0 THEN
         first_row := state.results[1];
         first_row.trace := state.trace;
