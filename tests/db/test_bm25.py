@@ -223,8 +223,9 @@ def test_the_c_scorer_equals_the_exhaustive_sql_scorer_on_random_banks(db):
 
 
 def test_the_c_scorer_reads_all_visible_pages_from_the_index_alone(db):
-    """After a VACUUM the visibility map marks the pages all-visible and the scorer reads no heap tuple;
-    the scores stay those of the exhaustive aggregate."""
+    """After a VACUUM the visibility map marks the pages all-visible, and the scorer takes its index-only path
+    (elsewhere in these tests nothing is vacuumed, so every posting is checked in the heap); the scores stay
+    those of the exhaustive aggregate."""
     bank(db, "vac", text_search_config="simple")
     put(db, "vac", [(f"kiwi {'apple ' * (i % 3)}note {i}", vec(**{f"d{i}": 1})) for i in range(50)])
     db.execute("VACUUM (ANALYZE) hindsight._bm25_postings")
