@@ -37,6 +37,7 @@
 #include "access/itup.h"
 #include "executor/tuptable.h"
 #include "catalog/namespace.h"
+#include "catalog/pg_class.h"
 #include "catalog/pg_type.h"
 #include "executor/spi.h"
 #include "fmgr.h"
@@ -44,6 +45,7 @@
 #include "lib/binaryheap.h"
 #include "miscadmin.h"
 #include "storage/bufmgr.h"
+#include "storage/predicate.h"
 #include "utils/acl.h"
 #include "utils/array.h"
 #include "utils/builtins.h"
@@ -60,6 +62,9 @@ PG_FUNCTION_INFO_V1(hindsight_bm25_scores);
 #define POSTING_UNIT_ID		3
 #define POSTING_TF			4
 #define POSTING_DOC_LENGTH	5
+
+/* the most results kept in order (the heap is allocated at k): far above any recall budget */
+#define MAX_K				1000000
 
 typedef struct UnitScore
 {
@@ -114,10 +119,22 @@ term_scan_next(TermScan *ts, Relation heap, Buffer *vm_buffer)
 		Datum		values[INDEX_MAX_KEYS];
 		bool		isnull[INDEX_MAX_KEYS];
 
-		/* as an index-only scan does: the heap only where the page is not all-visible */
-		if (!VM_ALL_VISIBLE(heap, ItemPointerGetBlockNumber(tid), vm_buffer) &&
-			!index_fetch_heap(ts->scan, ts->slot))
-			continue;
+		/*
+		 * As an index-only scan does (nodeIndexonlyscan.c): the heap only where the page is not
+		 * all-visible, else a predicate lock on the heap page for serializable transactions.
+		 */
+		if (!VM_ALL_VISIBLE(heap, ItemPointerGetBlockNumber(tid), vm_buffer))
+		{
+			bool		visible = index_fetch_heap(ts->scan, ts->slot);
+
+			if (ts->scan->xs_heap_continue)
+				elog(ERROR, "hindsight._bm25_scores: non-MVCC snapshots are not supported");
+			ExecClearTuple(ts->slot);
+			if (!visible)
+				continue;
+		}
+		else
+			PredicateLockPage(heap, ItemPointerGetBlockNumber(tid), ts->scan->xs_snapshot);
 		index_deform_tuple(ts->scan->xs_itup, ts->scan->xs_itupdesc, values, isnull);
 		memcpy(ts->unit_id.data, DatumGetUUIDP(values[POSTING_UNIT_ID - 1])->data, UUID_LEN);
 		ts->tf = DatumGetInt32(values[POSTING_TF - 1]);
@@ -134,7 +151,11 @@ term_scan_end(TermScan *ts)
 	ExecDropSingleTupleTableSlot(ts->slot);
 }
 
-/* Whether row-level security would hide the bank's rows of relid from the current user. */
+/*
+ * Whether row-level security would hide the bank's rows of relid from the current user: the
+ * derived tables' one policy, bank_read (sql/functions/banks/access.sql), which every row of the
+ * scan meets alike (all hold bank_id). A change to that policy must change this check too.
+ */
 static bool
 bank_hidden(Oid relid, text *bank_id)
 {
@@ -220,10 +241,11 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 	if (!PG_ARGISNULL(5))
 	{
 		k = PG_GETARG_INT32(5);
-		if (k < 0)
+		if (k < 0 || k > MAX_K)
 			ereport(ERROR,
 					(errcode(ERRCODE_INVALID_PARAMETER_VALUE),
-					 errmsg("hindsight._bm25_scores: k must be at least 0, got %d", k)));
+					 errmsg("hindsight._bm25_scores: k must be within [0, %d], got %d", MAX_K, k),
+					 errhint("Pass NULL for every unit scored.")));
 	}
 
 	namespace_id = get_namespace_oid("hindsight", false);
@@ -237,8 +259,12 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 	if (nterms == 0 || k == 0 || bank_hidden(heap_id, bank_id))
 		PG_RETURN_NULL();
 
+	/* the locks are held to the end of the transaction, as a query's are */
 	heap = table_open(heap_id, AccessShareLock);
 	index = index_open(index_id, AccessShareLock);
+	if (heap->rd_rel->relkind != RELKIND_RELATION || index->rd_index->indrelid != heap_id ||
+		IndexRelationGetNumberOfAttributes(index) != POSTING_DOC_LENGTH)
+		elog(ERROR, "hindsight._bm25_scores: hindsight._bm25_postings_pkey is not the postings' primary key");
 	{
 		Snapshot	snapshot = GetActiveSnapshot();
 		TermScan   *scans = palloc0(sizeof(TermScan) * nterms);
@@ -281,6 +307,7 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 		{
 			pg_uuid_t	unit_id;
 			UnitScore  *unit = spare;
+			double		denominator;
 
 			CHECK_FOR_INTERRUPTS();
 			unit_id = scans[0].unit_id;
@@ -289,7 +316,7 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 					unit_id = scans[j].unit_id;
 			unit->unit_id = unit_id;
 			unit->score = 0.0;
-			unit->doc_length = 0;
+			unit->doc_length = PG_INT32_MIN;
 			/* the terms in their order (rarest first), each the SQL scorer's expression */
 			for (int j = 0; j < live; j++)
 			{
@@ -298,8 +325,13 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 
 				if (memcmp(ts->unit_id.data, unit_id.data, UUID_LEN) != 0)
 					continue;
-				unit->score += weights[i] * (double) ts->tf /
-					((double) ts->tf + bases[i] + per_lengths[i] * (double) ts->doc_length);
+				denominator = (double) ts->tf + bases[i] + per_lengths[i] * (double) ts->doc_length;
+				if (denominator == 0.0)
+					ereport(ERROR,
+							(errcode(ERRCODE_DIVISION_BY_ZERO),
+							 errmsg("division by zero"),
+							 errhint("Check the bank's bm25_k1 and bm25_b (b within [0, 1]).")));
+				unit->score += weights[i] * (double) ts->tf / denominator;
 				unit->doc_length = Max(unit->doc_length, ts->doc_length);
 				if (!term_scan_next(ts, heap, &vm_buffer))
 				{
@@ -311,6 +343,11 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 			}
 			/* rounded to 1e-12 as the SQL scorer rounds: a sum's last bit must not decide a tie */
 			unit->score = rint(unit->score * 1e12) / 1e12;
+			if (!isfinite(unit->score))
+				ereport(ERROR,
+						(errcode(ERRCODE_NUMERIC_VALUE_OUT_OF_RANGE),
+						 errmsg("value out of range: overflow"),
+						 errhint("Check the bank's bm25_k1 and bm25_b (b within [0, 1]).")));
 			if (best == NULL)
 			{
 				Datum		values[3];
@@ -342,8 +379,8 @@ hindsight_bm25_scores(PG_FUNCTION_ARGS)
 			qsort(kept, nkept, sizeof(UnitScore *), unit_score_qsort_cmp);
 		}
 	}
-	index_close(index, AccessShareLock);
-	table_close(heap, AccessShareLock);
+	index_close(index, NoLock);
+	table_close(heap, NoLock);
 
 	for (int i = 0; i < nkept; i++)
 	{

@@ -238,8 +238,13 @@ def test_the_c_scorer_refuses_mismatched_arguments(db):
     bank(db, "args", text_search_config="simple")
     with pytest.raises(psycopg.errors.InvalidParameterValue, match="weights has 1 elements, terms has 2"):
         db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a,b}', '{1}', '{1,1}', '{0,0}', 5)")
-    with pytest.raises(psycopg.errors.InvalidParameterValue, match="k must be at least 0"):
-        db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a}', '{1}', '{1}', '{0}', -1)")
+    for k in (-1, 1_000_001):
+        with pytest.raises(psycopg.errors.InvalidParameterValue, match=r"k must be within \[0, 1000000\]"):
+            db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a}', '{1}', '{1}', '{0}', %s)", (k,))
+    # a configuration whose denominator reaches zero fails as the SQL form does, not with a NaN that would rank
+    put(db, "args", [("kiwi", vec(d0=1))])
+    with pytest.raises(psycopg.errors.DivisionByZero):
+        db.execute("SELECT * FROM hindsight._bm25_scores('args', '{kiwi}', '{1}', '{-1}', '{0}', 5)")
     with pytest.raises(psycopg.errors.NullValueNotAllowed, match=r"bases\[1\] is NULL"):
         db.execute("SELECT * FROM hindsight._bm25_scores('args', '{a}', '{1}', '{NULL}', '{0}', 5)")
     with pytest.raises(psycopg.errors.NullValueNotAllowed):

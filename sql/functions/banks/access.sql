@@ -43,7 +43,8 @@ COMMENT ON FUNCTION hindsight._bank_access(text, name, int) IS
 
 -- The policies: read for SELECT, write for changes, admin for the bank row itself. Each is a
 -- function of the row and the session, with no subquery: Citus evaluates policies on the
--- workers and accepts none with a subquery.
+-- workers and accepts none with a subquery. The keyword arm's C scorer (src/bm25.c) reads
+-- _bm25_postings' index directly and applies bank_read itself: change the two together.
 DO $$
 DECLARE
     t text;
