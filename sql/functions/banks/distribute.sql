@@ -6,12 +6,16 @@ LANGUAGE plpgsql STABLE
 SET search_path FROM CURRENT
 AS $$
 BEGIN
-    -- pg_dist_partition exists only with Citus; the caller checks that first
+    -- pg_dist_partition exists only with Citus: without it nothing is distributed (the query below is
+    -- planned only when reached)
+    IF to_regclass('pg_catalog.pg_dist_partition') IS NULL THEN
+        RETURN false;
+    END IF;
     RETURN EXISTS (SELECT FROM pg_catalog.pg_dist_partition p WHERE p.logicalrelid = rel::regclass);
 END
 $$;
 COMMENT ON FUNCTION hindsight._is_distributed(text) IS
-    'Whether Citus distributes the table rel (hash or reference). Needs Citus (pg_dist_partition).';
+    'Whether Citus distributes the table rel (hash or reference); false without Citus.';
 
 CREATE OR REPLACE FUNCTION hindsight.distribute(shard_count int DEFAULT 32)
 RETURNS text[]

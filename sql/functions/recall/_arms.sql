@@ -153,8 +153,9 @@ COMMENT ON FUNCTION hindsight._bm25_scores(text, text[], float8[], float8[], flo
     'BM25 scorer in C (src/bm25.c): for each term, every _bm25_postings row of the bank adds weights[i] * tf / (tf + '
     'bases[i] + per_lengths[i] * doc_length) to its unit''s score (scores rounded to 1e-12); the k best by score, '
     'doc_length (longer first) and unit_id, in that order, or with k NULL every unit scored, in no order. Reads the '
-    'local table through its primary key (privileges and row-level security honoured); errors 22023 when the arrays '
-    'differ in length or k < 0.';
+    'local table through its primary key (privileges and row-level security honoured). Errors: 22023 when the arrays '
+    'differ in length or k is outside [0, 1,000,000]; 22004 for a NULL argument or element; 22012 and 22003 where a '
+    'score divides by zero or overflows, as the SQL form would.';
 
 CREATE OR REPLACE FUNCTION hindsight._bm25_arm(
     bank_id text,
@@ -201,7 +202,7 @@ BEGIN
     IF q_terms IS NULL THEN
         RETURN '{}';
     END IF;
-    IF to_regclass('pg_catalog.pg_dist_partition') IS NULL OR NOT hindsight._is_distributed('hindsight._bm25_postings') THEN
+    IF NOT hindsight._is_distributed('hindsight._bm25_postings') THEN
         -- Postings in this database: the C scorer sums them (about a fifth of the SQL form's cost a
         -- posting) and, without filters, keeps the recall_budget best itself; with filters it returns
         -- every unit scored and the filter below runs before the LIMIT, as in the SQL form.
